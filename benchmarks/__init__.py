@@ -1,0 +1,1 @@
+"""Benchmarks: fixed deal sets, timings, and the comparison with colver (belote)."""

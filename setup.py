@@ -1,0 +1,26 @@
+"""Builds the Cython engine.  PLIS_DEBUG=1 turns on bounds checks and assertions."""
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("PLIS_DEBUG") == "1"
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "cdivision": not DEBUG,
+    "initializedcheck": DEBUG,
+}
+
+extensions = [
+    Extension(
+        "solver._engine",
+        ["solver/_engine.pyx"],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -1,0 +1,66 @@
+# The engine's C layout.  Cards are bits of a uint64: bit = group * GROUP_WIDTH +
+# strength, so the cards of one group are contiguous and a higher bit is a stronger
+# card of that group.  Everything the search reads about a game is in `Tables`.
+
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
+
+cdef enum:
+    GROUP_WIDTH = 12
+    MAX_GROUPS = 5
+    MAX_SEATS = 5
+    MAX_BITS = 64
+    INF = 30000
+
+# play rules (solver/games/base.py has the same numbers)
+cdef enum:
+    RULE_FREE = 0
+    RULE_JASS = 1
+    RULE_ROTTERDAM = 2
+    RULE_AMSTERDAM = 3
+    RULE_KLAVERJAS_SEED = 4
+    RULE_BELOTE = 5
+
+# how the value of a finished deal is computed
+cdef enum:
+    SETTLE_ADDITIVE = 0   # sum of weight[side] * score[side]
+    SETTLE_NAT = 1        # Klaverjas nat: a non-additive function of both totals
+
+cdef struct Tables:
+    int n_players
+    int side_of[MAX_SEATS]
+    int n_sides
+    int max_side                 # the analysed side: its seats maximise
+    int weight[MAX_SEATS]        # per side, for SETTLE_ADDITIVE
+    int settle
+    int nat_side                 # SETTLE_NAT: the declaring side
+    int nat_on_tie
+    int rule
+    int trump_group              # -1: no trump
+    int buur_exception
+    int buur_bit                 # the trump Jack's bit, -1 if none
+    uint64_t group_mask[MAX_GROUPS]
+    int8_t group_of[MAX_BITS]
+    int16_t points[MAX_BITS]
+    int per_trick_bonus
+    int last_trick_bonus
+    int sweep_bonus
+    int total_tricks
+    int roem                     # Klaverjas roem on
+    int8_t roem_suit[MAX_BITS]
+    int8_t roem_place[MAX_BITS]
+    int8_t rank_of[MAX_BITS]
+    int16_t four_of_a_kind[16]   # per rank
+    uint64_t stuk_mask           # trump King and Queen
+    int merge_equivalent         # adjacent equal cards may be searched as one
+
+
+# A transposition-table entry, 24 bytes:
+# | cards u64 | extra u64 | lower i16 | upper i16 | move u8 | generation u8 | pad 2 |
+cdef struct Entry:
+    uint64_t cards
+    uint64_t extra
+    int16_t lower
+    int16_t upper
+    uint8_t move
+    uint8_t generation
+    uint16_t pad

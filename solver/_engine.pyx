@@ -1,0 +1,726 @@
+# cython: language_level=3
+"""The generic double-dummy search: alpha-beta over cards as bits, with a bounded
+transposition table at trick boundaries.  No game is named here: everything about a
+game comes in `Tables`, filled by solver/compile.py.  The search runs without the GIL
+and touches only its own `Engine`.
+"""
+
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef enum:
+    LIMIT_NONE = 0
+    LIMIT_NODES = 1
+    LIMIT_TIME = 2
+    CHECK_EVERY = 4095       # nodes between clock reads (mask)
+    BUCKET = 2               # entries probed per key
+
+cdef struct State:
+    uint64_t hands[MAX_SEATS]
+    int trick[MAX_SEATS]
+    int trick_len
+    int leader
+    int win_bit                  # the card winning the trick so far
+    int win_off                  # its place in the trick
+    int top_trump                # highest trump on the trick, -1 if none
+    int scores[MAX_SEATS]        # per side, everything scored so far
+    int tricks[MAX_SEATS]        # per side
+    int tricks_left
+
+cdef struct Undo:
+    int win_bit
+    int win_off
+    int top_trump
+    int leader
+    int completed_side           # -1 if the move did not complete a trick
+    int gained
+    int replaced                 # the trick slot's card before (a finished trick's)
+
+cdef struct Ctx:
+    Tables* t
+    State s
+    Entry* table
+    uint64_t table_mask
+    uint8_t generation
+    int64_t nodes
+    int64_t node_limit           # 0: none
+    double deadline              # 0: none
+    int aborted                  # LIMIT_*
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef inline int highest_bit(uint64_t x) noexcept nogil:
+    return 63 - __builtin_clzll(x)
+
+
+cdef inline uint64_t above(uint64_t mask, int bit) noexcept nogil:
+    """The cards of `mask` stronger than `bit` in its group (all of `mask` if bit < 0)."""
+    if bit < 0:
+        return mask
+    return mask & ~((<uint64_t>2 << bit) - 1)
+
+
+# --- rules ------------------------------------------------------------------------
+
+cdef uint64_t legal_moves(Ctx* c) noexcept nogil:
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int seat = (s.leader + s.trick_len) % t.n_players
+    cdef uint64_t hand = s.hands[seat]
+    if s.trick_len == 0:
+        return hand
+    cdef int led = t.group_of[s.trick[0]]
+    cdef uint64_t follow = hand & t.group_mask[led]
+    cdef uint64_t trumps = 0
+    cdef uint64_t higher, lower
+    cdef bint trump_led = led == t.trump_group
+    cdef bint partner_winning
+    if t.trump_group >= 0:
+        trumps = hand & t.group_mask[t.trump_group]
+    if t.rule == RULE_FREE:
+        return follow if follow else hand
+    if t.rule == RULE_JASS:
+        if trump_led:
+            if not trumps or (t.buur_exception and trumps == (<uint64_t>1 << t.buur_bit)):
+                return hand
+            return trumps
+        higher = (follow | trumps) if follow else hand
+        if s.top_trump >= 0 and trumps != hand:
+            higher &= ~(trumps & ~above(trumps, s.top_trump))  # no undertrumping
+        return higher
+    if trump_led or (follow and t.rule != RULE_KLAVERJAS_SEED):
+        if trump_led and t.rule != RULE_KLAVERJAS_SEED:
+            if not trumps:
+                return hand
+            higher = above(trumps, s.top_trump)
+            return higher if higher else trumps
+        if t.rule != RULE_KLAVERJAS_SEED:
+            return follow
+    partner_winning = t.side_of[(s.leader + s.win_off) % t.n_players] == t.side_of[seat]
+    if t.rule == RULE_ROTTERDAM:
+        if not trumps:
+            return hand
+        higher = above(trumps, s.top_trump)
+        return higher if higher else trumps
+    if t.rule == RULE_AMSTERDAM:
+        lower = trumps & ~above(trumps, s.top_trump) if s.top_trump >= 0 else 0
+        if not partner_winning:
+            higher = above(trumps, s.top_trump)
+            if higher:
+                return higher
+        if lower == hand:
+            return hand
+        return hand & ~lower
+    if t.rule == RULE_KLAVERJAS_SEED:
+        if follow:
+            if t.group_of[s.trick[s.trick_len - 1]] == led:
+                higher = above(follow, s.trick[s.trick_len - 1])
+                return higher if higher else follow
+            return follow
+        if s.top_trump >= 0:
+            higher = above(trumps, s.top_trump)
+            if higher:
+                return higher
+        return hand
+    # RULE_BELOTE, void in the suit led
+    if partner_winning or not trumps:
+        return hand
+    higher = above(trumps, s.top_trump)
+    return higher if higher else hand
+
+
+cdef int roem_of(Tables* t, State* s) noexcept nogil:
+    """Klaverjas roem of the complete trick on the table."""
+    cdef int i, b, total = 0
+    cdef int n = t.n_players
+    cdef uint64_t x, run3, cards = 0
+    cdef uint64_t suit_places[4]
+    cdef bint same_rank = n == 4
+    for i in range(4):
+        suit_places[i] = 0
+    for i in range(n):
+        b = s.trick[i]
+        cards |= <uint64_t>1 << b
+        suit_places[t.roem_suit[b]] |= <uint64_t>1 << t.roem_place[b]
+        if t.rank_of[b] != t.rank_of[s.trick[0]]:
+            same_rank = False
+    if same_rank:
+        return t.four_of_a_kind[t.rank_of[s.trick[0]]]
+    for i in range(4):
+        x = suit_places[i]
+        run3 = x & (x >> 1) & (x >> 2)
+        if run3:
+            total += 50 if run3 & (x >> 3) else 20
+    if t.stuk_mask and (cards & t.stuk_mask) == t.stuk_mask:
+        total += 20
+    return total
+
+
+cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int k = s.trick_len
+    cdef int seat = (s.leader + k) % t.n_players
+    cdef int g = t.group_of[bit]
+    cdef int i, winner, side, gained
+    u.win_bit = s.win_bit
+    u.win_off = s.win_off
+    u.top_trump = s.top_trump
+    u.leader = s.leader
+    u.completed_side = -1
+    s.hands[seat] &= ~(<uint64_t>1 << bit)
+    u.replaced = s.trick[k]
+    s.trick[k] = bit
+    if k == 0:
+        s.win_bit = bit
+        s.win_off = 0
+        s.top_trump = bit if g == t.trump_group else -1
+    else:
+        if g == t.group_of[s.win_bit]:
+            if bit > s.win_bit:
+                s.win_bit = bit
+                s.win_off = k
+        elif g == t.trump_group:
+            s.win_bit = bit
+            s.win_off = k
+        if g == t.trump_group and bit > s.top_trump:
+            s.top_trump = bit
+    s.trick_len = k + 1
+    if s.trick_len < t.n_players:
+        return
+    # the trick is complete: score it and hand the lead to its winner
+    winner = (s.leader + s.win_off) % t.n_players
+    side = t.side_of[winner]
+    gained = t.per_trick_bonus
+    for i in range(t.n_players):
+        gained += t.points[s.trick[i]]
+    if t.roem:
+        gained += roem_of(t, s)
+    if s.tricks_left == 1:
+        gained += t.last_trick_bonus
+        if t.sweep_bonus and s.tricks[side] + 1 == t.total_tricks:
+            gained += t.sweep_bonus
+    s.scores[side] += gained
+    s.tricks[side] += 1
+    s.tricks_left -= 1
+    s.leader = winner
+    s.trick_len = 0
+    u.completed_side = side
+    u.gained = gained
+
+
+cdef inline void unplay(Ctx* c, int bit, Undo* u) noexcept nogil:
+    cdef State* s = &c.s
+    cdef int seat
+    if u.completed_side >= 0:
+        s.scores[u.completed_side] -= u.gained
+        s.tricks[u.completed_side] -= 1
+        s.tricks_left += 1
+        s.trick_len = c.t.n_players
+    s.leader = u.leader
+    s.trick_len -= 1
+    seat = (s.leader + s.trick_len) % c.t.n_players
+    s.hands[seat] |= <uint64_t>1 << bit
+    s.trick[s.trick_len] = u.replaced
+    s.win_bit = u.win_bit
+    s.win_off = u.win_off
+    s.top_trump = u.top_trump
+
+
+# --- values -----------------------------------------------------------------------
+
+cdef inline int additive_value(Tables* t, State* s) noexcept nogil:
+    cdef int i, v = 0
+    for i in range(t.n_sides):
+        v += t.weight[i] * s.scores[i]
+    return v
+
+
+cdef int final_value(Tables* t, State* s) noexcept nogil:
+    """The value of a finished deal for the analysed side."""
+    cdef int declarer, defender, d, o
+    cdef bint made
+    if t.settle == SETTLE_ADDITIVE:
+        return additive_value(t, s)
+    declarer = t.nat_side
+    defender = 1 - declarer
+    d = s.scores[declarer]
+    o = s.scores[defender]
+    made = d > o or (d == o and not t.nat_on_tie)
+    if made:
+        return d - o if t.max_side == declarer else o - d
+    return -(d + o) if t.max_side == declarer else d + o
+
+
+cdef inline int value_base(Tables* t, State* s) noexcept nogil:
+    """What the table stores values relative to: the score so far, if values add up."""
+    return additive_value(t, s) if t.settle == SETTLE_ADDITIVE else 0
+
+
+# --- transposition table ----------------------------------------------------------
+
+cdef inline uint64_t key_extra(Tables* t, State* s) noexcept nogil:
+    cdef uint64_t extra = <uint64_t>s.leader
+    cdef int i
+    if t.sweep_bonus:
+        for i in range(t.n_sides):
+            if s.tricks[i]:
+                extra |= <uint64_t>1 << (3 + i)
+    if t.settle != SETTLE_ADDITIVE:
+        extra |= (<uint64_t>(s.scores[0] & 0xffff)) << 8
+        extra |= (<uint64_t>(s.scores[1] & 0xffff)) << 24
+    return extra
+
+
+cdef inline uint64_t mix(uint64_t cards, uint64_t extra) noexcept nogil:
+    cdef uint64_t z = cards ^ (extra * <uint64_t>0x9E3779B97F4A7C15)
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline Entry* probe(Ctx* c, uint64_t cards, uint64_t extra) noexcept nogil:
+    cdef uint64_t i = mix(cards, extra) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+    cdef int j
+    cdef Entry* e
+    for j in range(BUCKET):
+        e = &c.table[i + j]
+        if e.generation == c.generation and e.cards == cards and e.extra == extra:
+            return e
+    return NULL
+
+
+cdef inline int16_t clamp_rel(int v, int base) noexcept nogil:
+    if v >= INF:
+        return INF
+    if v <= -INF:
+        return -INF
+    return <int16_t>(v - base)
+
+
+cdef inline int unrel(int16_t v, int base) noexcept nogil:
+    if v >= INF:
+        return INF
+    if v <= -INF:
+        return -INF
+    return v + base
+
+
+cdef void store(Ctx* c, uint64_t cards, uint64_t extra, int base, int lower, int upper, int move) noexcept nogil:
+    """Keep bounds on a position's value.  Replacement: the same key merges its
+    bounds; otherwise the slot holding fewer cards (cheaper to redo) gives way."""
+    cdef uint64_t i = mix(cards, extra) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+    cdef Entry* e
+    cdef Entry* victim = NULL
+    cdef int j, lo, hi
+    for j in range(BUCKET):
+        e = &c.table[i + j]
+        if e.generation == c.generation and e.cards == cards and e.extra == extra:
+            lo = unrel(e.lower, base)
+            hi = unrel(e.upper, base)
+            if lower > lo:
+                lo = lower
+            if upper < hi:
+                hi = upper
+            e.lower = clamp_rel(lo, base)
+            e.upper = clamp_rel(hi, base)
+            e.move = <uint8_t>move
+            return
+        if e.generation != c.generation:
+            if victim == NULL or victim.generation == c.generation:
+                victim = e
+        elif victim == NULL or (victim.generation == c.generation and popcount(e.cards) < popcount(victim.cards)):
+            victim = e
+    victim.cards = cards
+    victim.extra = extra
+    victim.lower = clamp_rel(lower, base)
+    victim.upper = clamp_rel(upper, base)
+    victim.move = <uint8_t>move
+    victim.generation = c.generation
+
+
+# --- search -----------------------------------------------------------------------
+
+cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept nogil:
+    """Moves in the order to try them: the table's move, then cards that take the
+    trick, strongest and richest first, then the rest, cheapest first."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int n = 0, i, j, b, key, tmp_m, tmp_k
+    cdef int keys[64]
+    cdef uint64_t rest = legal
+    cdef int g
+    while rest:
+        b = __builtin_ctzll(rest)
+        rest &= rest - 1
+        g = t.group_of[b]
+        if b == tt_move:
+            key = 100000
+        elif s.trick_len == 0:
+            key = 1000 + b % GROUP_WIDTH * 10 + t.points[b]
+        elif (g == t.group_of[s.win_bit] and b > s.win_bit) or (g == t.trump_group and t.group_of[s.win_bit] != t.trump_group):
+            key = 2000 + b % GROUP_WIDTH * 10 + t.points[b]
+        else:
+            key = 1000 - t.points[b] * 10 - b % GROUP_WIDTH
+        moves[n] = b
+        keys[n] = key
+        n += 1
+    # insertion sort, highest key first
+    for i in range(1, n):
+        tmp_m = moves[i]
+        tmp_k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < tmp_k:
+            moves[j + 1] = moves[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        moves[j + 1] = tmp_m
+        keys[j + 1] = tmp_k
+    return n
+
+
+cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
+    """The value of the position for the analysed side (fail-soft alpha-beta)."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
+    cdef int lo, hi, a0, b0
+    cdef bint maximising
+    cdef uint64_t cards = 0, extra = 0
+    cdef Entry* e
+    cdef int moves[64]
+    cdef Undo u
+
+    c.nodes += 1
+    if (c.nodes & CHECK_EVERY) == 0:
+        if c.node_limit and c.nodes >= c.node_limit:
+            c.aborted = LIMIT_NODES
+        elif c.deadline and now() >= c.deadline:
+            c.aborted = LIMIT_TIME
+    if c.aborted:
+        return 0
+
+    # 1. at a trick boundary: the end of the deal, or what the table knows
+    if s.trick_len == 0:
+        if s.tricks_left == 0:
+            return final_value(t, s)
+        for i in range(t.n_players):
+            cards |= s.hands[i]
+        extra = key_extra(t, s)
+        base = value_base(t, s)
+        e = probe(c, cards, extra)
+        if e != NULL:
+            lo = unrel(e.lower, base)
+            hi = unrel(e.upper, base)
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            tt_move = e.move
+
+    # 2. try the moves in order; [a0, b0] is the window the bounds refer to
+    a0 = alpha
+    b0 = beta
+    seat = (s.leader + s.trick_len) % t.n_players
+    maximising = t.side_of[seat] == t.max_side
+    n = order_moves(c, legal_moves(c), tt_move, moves)
+    best = -INF if maximising else INF
+    for i in range(n):
+        play(c, moves[i], &u)
+        v = search(c, alpha, beta)
+        unplay(c, moves[i], &u)
+        if c.aborted:
+            return 0
+        if maximising:
+            if v > best:
+                best = v
+                best_move = moves[i]
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                best_move = moves[i]
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            break
+
+    # 3. remember what was learnt (fail-soft: outside the window it is a bound)
+    if s.trick_len == 0:
+        if best <= a0:
+            store(c, cards, extra, base, -INF, best, best_move)
+        elif best >= b0:
+            store(c, cards, extra, base, best, INF, best_move)
+        else:
+            store(c, cards, extra, base, best, best, best_move)
+    return best
+
+
+
+cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
+    """One line of best play from the current state: at each step the first move
+    whose value equals `value` (values are final values, so they stay the same)."""
+    cdef int length = 0, n, i, tt_move, r
+    cdef int moves[64]
+    cdef uint64_t cards
+    cdef Entry* e
+    cdef Undo u
+    while length < max_len and not (c.s.trick_len == 0 and c.s.tricks_left == 0):
+        tt_move = 255
+        if c.s.trick_len == 0:
+            cards = 0
+            for i in range(c.t.n_players):
+                cards |= c.s.hands[i]
+            e = probe(c, cards, key_extra(c.t, &c.s))
+            if e != NULL:
+                tt_move = e.move
+        n = order_moves(c, legal_moves(c), tt_move, moves)
+        for i in range(n):
+            play(c, moves[i], &u)
+            r = search(c, value - 1, value + 1)
+            if r == value:
+                line[length] = moves[i]
+                length += 1
+                break
+            unplay(c, moves[i], &u)
+        else:
+            break  # cannot happen when `value` is the position's value
+    return length
+
+
+cdef class Engine:
+    """A search engine with its own transposition table of bounded size.
+
+    One engine serves one thread at a time; give each thread its own.  The table is
+    kept between calls and reused when the next position comes from the same deal
+    with the same rules; otherwise it is emptied (by a new generation, not a wipe).
+    """
+
+    cdef Entry* table
+    cdef uint64_t table_mask
+    cdef uint8_t generation
+    cdef readonly int tt_megabytes
+    cdef readonly long long tt_entries
+    cdef Tables tables
+    cdef object signature
+    cdef int owner[MAX_BITS]
+    cdef bint busy
+
+    def __cinit__(self, int tt_megabytes=32):
+        if tt_megabytes < 1:
+            raise ValueError("tt_megabytes: must be at least 1")
+        cdef long long entries = 1024
+        while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
+            entries *= 2
+        self.table = <Entry*>calloc(entries, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
+        self.tt_megabytes = tt_megabytes
+        self.tt_entries = entries
+        self.table_mask = entries - 1
+        self.generation = 1
+        self.signature = None
+        for i in range(MAX_BITS):
+            self.owner[i] = -1
+
+    def __dealloc__(self):
+        free(self.table)
+
+    @property
+    def tt_bytes(self):
+        return self.tt_entries * sizeof(Entry)
+
+    def clear(self):
+        """Forget everything the table holds."""
+        self._new_generation()
+
+    cdef void _new_generation(self):
+        self.generation += 1
+        if self.generation == 0:  # wrapped: old entries could look current
+            memset(self.table, 0, (self.table_mask + 1) * sizeof(Entry))
+            self.generation = 1
+        for i in range(MAX_BITS):
+            self.owner[i] = -1
+
+    def solve(self, dict spec, double time_limit=0.0, long long node_limit=0, bint all_moves=True, bint want_line=True):
+        """Search the position described by `spec` (see solver/compile.py).
+
+        Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
+        "nodes" or "time"), `line` [bits], `best` (the best bit in value-only mode).
+        """
+        if self.busy:
+            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
+        self.busy = True
+        try:
+            return self._solve(spec, time_limit, node_limit, all_moves, want_line)
+        finally:
+            self.busy = False
+
+    cdef object _solve(self, dict spec, double time_limit, long long node_limit, bint all_moves, bint want_line):
+        cdef Ctx c
+        cdef Undo u
+        cdef int i, n, v, best, alpha, beta, line_len = 0, best_bit = -1
+        cdef int moves[64]
+        cdef int values[64]
+        cdef int line[64]
+        cdef bint solved[64]
+        cdef bint maximising
+        cdef uint64_t legal
+        self._load(spec)
+        memset(&c, 0, sizeof(Ctx))
+        c.t = &self.tables
+        c.table = self.table
+        c.table_mask = self.table_mask
+        c.node_limit = node_limit
+        c.deadline = now() + time_limit if time_limit > 0 else 0.0
+        self._load_state(&c.s, spec)
+        c.generation = self.generation
+        if c.s.tricks_left == 0:
+            raise ValueError("hands: the deal is over")
+        with nogil:
+            maximising = c.t.side_of[(c.s.leader + c.s.trick_len) % c.t.n_players] == c.t.max_side
+            legal = legal_moves(&c)
+            n = order_moves(&c, legal, 255, moves)
+            best = -INF if maximising else INF
+            for i in range(n):
+                solved[i] = False
+            for i in range(n):
+                if all_moves:
+                    alpha = -INF
+                    beta = INF
+                elif maximising:
+                    alpha = best
+                    beta = INF
+                else:
+                    alpha = -INF
+                    beta = best
+                play(&c, moves[i], &u)
+                v = search(&c, alpha, beta)
+                unplay(&c, moves[i], &u)
+                if c.aborted:
+                    break
+                if all_moves:
+                    values[i] = v
+                    solved[i] = True
+                if (maximising and v > best) or (not maximising and v < best) or best_bit < 0:
+                    best = v
+                    best_bit = moves[i]
+            if not c.aborted and want_line and best_bit >= 0:
+                c.node_limit = 0
+                c.deadline = 0.0
+                play(&c, best_bit, &u)
+                line[0] = best_bit
+                line_len = 1 + principal_line(&c, best, &line[1], 63)
+        result_values = {}
+        for i in range(n):
+            result_values[moves[i]] = values[i] if solved[i] else None
+        limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[c.aborted]
+        return {
+            "values": result_values,
+            "nodes": c.nodes,
+            "limit": limit,
+            "line": [line[i] for i in range(line_len)],
+            "best": best_bit if not c.aborted else None,
+            "value": best if not c.aborted and best_bit >= 0 else None,
+        }
+
+    cdef void _load(self, dict spec) except *:
+        """Fill the tables; keep the transposition table if nothing it relies on changed."""
+        cdef Tables* t = &self.tables
+        cdef int i
+        signature = spec["signature"]
+        if signature != self.signature:
+            self._new_generation()
+            self.signature = signature
+        memset(t, 0, sizeof(Tables))
+        t.n_players = spec["n_players"]
+        t.n_sides = spec["n_sides"]
+        for i in range(t.n_players):
+            t.side_of[i] = spec["side_of"][i]
+        t.max_side = spec["max_side"]
+        for i in range(t.n_sides):
+            t.weight[i] = spec["weight"][i]
+        t.settle = spec["settle"]
+        t.nat_side = spec.get("nat_side", 0)
+        t.nat_on_tie = spec.get("nat_on_tie", 0)
+        t.rule = spec["rule"]
+        t.trump_group = spec["trump_group"]
+        t.buur_exception = spec["buur_exception"]
+        t.buur_bit = spec["buur_bit"]
+        for i in range(MAX_GROUPS):
+            t.group_mask[i] = 0
+        for i in range(MAX_BITS):
+            t.group_of[i] = -1
+        for bit, group in spec["group_of"].items():
+            t.group_of[bit] = group
+            t.group_mask[group] |= <uint64_t>1 << bit
+        for bit, pts in spec["points"].items():
+            t.points[bit] = pts
+        t.per_trick_bonus = spec["per_trick_bonus"]
+        t.last_trick_bonus = spec["last_trick_bonus"]
+        t.sweep_bonus = spec["sweep_bonus"]
+        t.total_tricks = spec["total_tricks"]
+        t.roem = spec["roem"]
+        if t.roem:
+            for bit, (suit, place, rank) in spec["roem_cards"].items():
+                t.roem_suit[bit] = suit
+                t.roem_place[bit] = place
+                t.rank_of[bit] = rank
+            for rank, value in spec["four_of_a_kind"].items():
+                t.four_of_a_kind[rank] = value
+            t.stuk_mask = spec["stuk_mask"]
+
+    cdef void _load_state(self, State* s, dict spec) except *:
+        cdef int i, seat, bit
+        cdef bint conflict = False
+        cdef Undo u
+        cdef Ctx tmp
+        memset(s, 0, sizeof(State))
+        hands = spec["hands"]
+        for seat in range(self.tables.n_players):
+            for bit in hands[seat]:
+                s.hands[seat] |= <uint64_t>1 << bit
+                if self.owner[bit] >= 0 and self.owner[bit] != seat:
+                    conflict = True
+        if conflict:  # another deal: the table's entries would lie
+            self._new_generation()
+        for seat in range(self.tables.n_players):
+            for bit in hands[seat]:
+                self.owner[bit] = seat
+        s.leader = spec["leader"]
+        s.win_bit = -1
+        s.top_trump = -1
+        s.tricks_left = spec["tricks_left"]
+        for i in range(self.tables.n_sides):
+            s.scores[i] = spec["scores"][i]
+            s.tricks[i] = spec["tricks"][i]
+        # replay the cards already on the trick to set the winner and top trump
+        tmp.t = &self.tables
+        tmp.s = s[0]
+        for bit in spec["trick"]:
+            seat = (tmp.s.leader + tmp.s.trick_len) % self.tables.n_players
+            tmp.s.hands[seat] |= <uint64_t>1 << bit
+            play(&tmp, bit, &u)
+        s[0] = tmp.s

@@ -1,0 +1,197 @@
+"""The analysis API: `analyse` and `hint`, and the `Result` they return (FORMAT.md)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from .cards import Card
+from .errors import PositionError
+from .position import Position
+
+Value = Union[int, bool]
+
+DEFAULT_TT_MEGABYTES = 32
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move and the value of the position after it, for the analysed side.
+
+    When a limited search stopped before this move was solved, `value` is None and
+    `lower`/`upper` bound the true value.
+    """
+
+    move: str
+    value: Value | None
+    lower: int | None = None
+    upper: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"move": self.move, "value": self.value}
+        if self.value is None:
+            data["lower"] = self.lower
+            data["upper"] = self.upper
+        return data
+
+
+@dataclass(frozen=True)
+class Result:
+    """Exact values of every legal move of a position (FORMAT.md, "Result")."""
+
+    to_move: int
+    side: int
+    objective: str
+    value: Value | None
+    moves: tuple[MoveValue, ...]
+    best: tuple[str, ...]
+    points: tuple[int, ...] | None
+    exact: bool
+    nodes: int
+    time_ms: float
+    limit: str | None = None  # "time" or "nodes" when a limit stopped the search
+    line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "to_move": self.to_move,
+            "side": self.side,
+            "objective": self.objective,
+            "value": self.value,
+            "moves": [m.to_dict() for m in self.moves],
+            "best": list(self.best),
+            "points": list(self.points) if self.points is not None else None,
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "time_ms": round(self.time_ms, 3),
+        }
+        if self.limit is not None:
+            data["limit"] = self.limit
+        return data
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best move(s) of a position and its value."""
+
+    best: tuple[str, ...]
+    value: Value | None
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"best": list(self.best), "value": self.value, "exact": self.exact}
+
+
+def as_position(position: Position | Mapping[str, Any] | str) -> Position:
+    """Accept a `Position`, a FORMAT.md dict, or its JSON text."""
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.from_json(position)
+    if isinstance(position, Mapping):
+        return Position.from_dict(dict(position))
+    raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
+
+
+_local = threading.local()
+
+
+def _engine(tt_megabytes: int) -> Any:
+    """This thread's engine (each thread its own: nothing is shared between solves)."""
+    from ._engine import Engine
+
+    engine = getattr(_local, "engine", None)
+    if engine is None or engine.tt_megabytes != tt_megabytes:
+        engine = Engine(tt_megabytes)
+        _local.engine = engine
+    return engine
+
+
+def analyse(
+    position: Position | Mapping[str, Any] | str,
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+    engine: Any = None,
+) -> Result:
+    """Value every legal move of `position` exactly (or within the limits given).
+
+    `time_limit` is in seconds, `node_limit` counts search nodes; when either stops
+    the search the result has `exact=False` and `limit` says which.  `engine` may be
+    a `solver.Engine` of your own (its table is kept between calls).
+    """
+    from .compile import solve
+
+    pos = as_position(position)
+    if objective is not None:
+        pos = pos.with_objective(objective)
+    if pos.is_over:
+        raise PositionError("hands", "the deal is over: there is no move to analyse")
+    started = time.perf_counter()
+    eng = engine if engine is not None else _engine(tt_megabytes)
+    outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit)
+    elapsed = (time.perf_counter() - started) * 1000.0
+    return _result(pos, outcome, elapsed)
+
+
+def hint(
+    position: Position | Mapping[str, Any] | str,
+    time_limit: float | None = None,
+    tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+) -> Hint:
+    """The best move(s) and the value of `position`."""
+    result = analyse(position, time_limit=time_limit, tt_megabytes=tt_megabytes)
+    return Hint(result.best, result.value, result.exact)
+
+
+def preference(position: Position, value: Value) -> int:
+    """A number that is higher the better `value` is for the analysed side."""
+    if position.rules.lowest_is_best and position.objective == "points":
+        return -int(value)
+    return int(value)
+
+
+def _result(pos: Position, outcome: Any, elapsed_ms: float) -> Result:
+    solved = [(card, v) for card, v in outcome.values.items() if v is not None]
+    solved.sort(key=lambda cv: (-preference(pos, cv[1]), cv[0]))
+    unsolved = sorted(card for card, v in outcome.values.items() if v is None)
+    moves = [MoveValue(str(c), v) for c, v in solved]
+    for card in unsolved:
+        lo, hi = outcome.bounds[card]
+        moves.append(MoveValue(str(card), None, lo, hi))
+    exact = outcome.limit is None
+    value: Value | None = None
+    best: tuple[str, ...] = ()
+    if solved and exact:
+        value = solved[0][1]
+        best = tuple(str(c) for c, v in solved if v == value)
+    elif solved:
+        # a limited search: the best solved move is only a bound on the position
+        value = solved[0][1]
+        best = (str(solved[0][0]),)
+    points = None
+    line: tuple[str, ...] = ()
+    if outcome.line:
+        end = pos
+        for card in outcome.line:
+            end = end.play(card)
+        points = tuple(end.final_scores())
+        line = tuple(str(c) for c in outcome.line)
+    return Result(
+        to_move=pos.to_move,
+        side=pos.side,
+        objective=pos.objective,
+        value=value,
+        moves=tuple(moves),
+        best=best,
+        points=points,
+        exact=exact,
+        nodes=outcome.nodes,
+        time_ms=elapsed_ms,
+        limit=outcome.limit,
+        line=line,
+    )

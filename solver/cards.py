@@ -1,0 +1,82 @@
+"""Card tokens, the canonical order, parsing and printing.
+
+A card is suit then rank: ``HJ``, ``ST``, ``C7``.  Canonical order: suits C S H D,
+then ranks A K Q J T 9 8 7 6 (RULES.md, "Common notation").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import total_ordering
+
+from .errors import CardError
+
+SUITS = "CSHD"
+RANKS = "AKQJT9876"
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
+class Card:
+    """An immutable card; ``Card.parse("HJ")`` and ``str(card)`` round-trip."""
+
+    suit: str
+    rank: str
+
+    def __post_init__(self) -> None:
+        if self.suit not in SUITS or self.rank not in RANKS or len(self.suit) != 1 or len(self.rank) != 1:
+            raise CardError("card", f"not a card: {self.suit + self.rank!r}")
+
+    @classmethod
+    def parse(cls, token: str, field: str = "card") -> Card:
+        if not isinstance(token, str):
+            raise CardError(field, f"a card must be a string like 'HJ', got {token!r}")
+        text = token.strip().upper()
+        if len(text) == 3 and text[1:] == "10":  # accept "H10" for the ten
+            text = text[0] + "T"
+        if len(text) != 2 or text[0] not in SUITS or text[1] not in RANKS:
+            raise CardError(field, f"{token!r} is not a card (suit CSHD then rank AKQJT9876, e.g. 'HJ')")
+        return _CARDS[text]
+
+    @property
+    def index(self) -> int:
+        """Position in the canonical order of the 36-card pack (0 = CA)."""
+        return SUITS.index(self.suit) * len(RANKS) + RANKS.index(self.rank)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __str__(self) -> str:
+        return self.suit + self.rank
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+_CARDS = {s + r: object.__new__(Card) for s in SUITS for r in RANKS}
+for _token, _card in _CARDS.items():
+    object.__setattr__(_card, "suit", _token[0])
+    object.__setattr__(_card, "rank", _token[1])
+
+
+def deck(ranks: str) -> list[Card]:
+    """Every card of the given ranks, in canonical order."""
+    return [_CARDS[s + r] for s in SUITS for r in RANKS if r in ranks]
+
+
+def parse_cards(text: str | Iterable[str], field: str) -> list[Card]:
+    """Parse a space-separated string (or a list) of card tokens."""
+    if isinstance(text, str):
+        tokens = text.split()
+    elif isinstance(text, (list, tuple)):
+        tokens = list(text)
+    else:
+        raise CardError(field, f"expected a string of cards like 'HJ H9 S7', got {type(text).__name__}")
+    return [Card.parse(t, f"{field}[{i}]") for i, t in enumerate(tokens)]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in sorted(cards))

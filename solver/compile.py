@@ -1,0 +1,176 @@
+"""From a `Position` to the engine's tables and back.
+
+The engine knows cards only as bits (bit = group * 12 + strength within the group)
+and values only as integers to maximise for the analysed side.  This module builds
+that description from the game's `Rules`, runs the engine and turns its answer back
+into cards and the objective's values (RULES.md, "Value of a position").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .cards import RANKS, Card
+from .games.base import Rules
+from .position import Position
+
+Value = Union[int, bool]
+
+GROUP_WIDTH = 12
+GROUP_INDEX = {"C": 0, "S": 1, "H": 2, "D": 3, "J": 4}
+SETTLE_ADDITIVE, SETTLE_NAT = 0, 1
+FOUR_OF_A_KIND = {"A": 100, "T": 100, "K": 100, "Q": 100, "J": 200}
+
+
+@dataclass
+class Outcome:
+    """What a search found, in cards: values per move (None if not solved)."""
+
+    values: dict[Card, Value | None]
+    bounds: dict[Card, tuple[int, int]]
+    line: list[Card]
+    nodes: int
+    limit: str | None
+    best: Card | None = None
+    value: Value | None = None
+
+
+def card_bit(rules: Rules, card: Card) -> int:
+    return GROUP_INDEX[rules.group(card)] * GROUP_WIDTH + rules.strength(card)
+
+
+def build_spec(pos: Position) -> dict[str, Any]:
+    """The engine's description of `pos` (tables, state, objective)."""
+    rules = pos.rules
+    objective = pos.objective
+    bits = {card: card_bit(rules, card) for card in rules.deck}
+    side = pos.side
+    n_sides = rules.n_sides
+    points = {bits[c]: rules.points(c) for c in rules.deck}
+    per_trick, last_trick, sweep = rules.per_trick_bonus, rules.last_trick_bonus, rules.sweep_bonus
+    scores = list(pos.scored)
+    weight = [0] * n_sides
+    settle = SETTLE_ADDITIVE
+    roem = objective != "all_tricks" and hasattr(rules, "sequence_position")
+    if rules.individual:
+        weight[side] = -1 if rules.lowest_is_best and objective == "points" else 1
+        if objective == "all_tricks":  # count tricks instead of points
+            points = dict.fromkeys(points, 0)
+            per_trick, last_trick, sweep = 1, 0, 0
+            scores = list(pos.tricks)
+    else:
+        weight[side], weight[1 - side] = 1, -1
+        if objective == "score" and rules.name == "klaverjas":
+            settle = SETTLE_NAT
+    trump_group = GROUP_INDEX[rules.trump_group] if rules.trump_group is not None else -1
+    buur = [bits[c] for c in rules.deck if c.suit == rules.trump and c.rank == "J"]
+    spec: dict[str, Any] = {
+        "n_players": rules.n_players,
+        "n_sides": n_sides,
+        "side_of": [rules.side_of(s) for s in range(rules.n_players)],
+        "max_side": side,
+        "weight": weight,
+        "settle": settle,
+        "nat_side": rules.side_of(rules.contract_seat) if settle == SETTLE_NAT and rules.contract_seat is not None else 0,
+        "nat_on_tie": int(bool(rules.options.get("nat_on_tie", False))),
+        "rule": rules.play_rule,
+        "trump_group": trump_group,
+        "buur_exception": int(bool(rules.buur_exception)),
+        "buur_bit": buur[0] if buur else -1,
+        "group_of": {bit: bit // GROUP_WIDTH for bit in bits.values()},
+        "points": points,
+        "per_trick_bonus": per_trick,
+        "last_trick_bonus": last_trick,
+        "sweep_bonus": sweep,
+        "total_tricks": rules.hand_size,
+        "roem": int(roem),
+    }
+    if roem:
+        position_of = rules.sequence_position  # type: ignore[attr-defined]
+        spec["roem_cards"] = {bits[c]: ("CSHD".index(c.suit), position_of(c), RANKS.index(c.rank)) for c in rules.deck}
+        spec["four_of_a_kind"] = {RANKS.index(r): v for r, v in FOUR_OF_A_KIND.items()}
+        trump_kq = [bits[c] for c in rules.deck if c.suit == rules.trump and c.rank in "KQ"]
+        spec["stuk_mask"] = sum(1 << b for b in trump_kq) if len(trump_kq) == 2 else 0
+    # everything above decides what a table entry means; a change empties the table
+    spec["signature"] = repr(sorted(spec.items()))
+    spec.update(
+        hands=[[bits[c] for c in hand] for hand in pos.hands],
+        trick=[bits[c] for c in pos.trick],
+        leader=pos.leader,
+        scores=scores,
+        tricks=list(pos.tricks),
+        tricks_left=pos.tricks_left,
+    )
+    spec["_bits"] = bits
+    return spec
+
+
+def solve(
+    pos: Position,
+    engine: Any,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    all_moves: bool = True,
+) -> Outcome:
+    """Run the engine on `pos` and return the objective's values per move."""
+    spec = build_spec(pos)
+    bits = spec.pop("_bits")
+    card_of = {b: c for c, b in bits.items()}
+    raw = engine.solve(spec, time_limit or 0.0, node_limit or 0, all_moves, all_moves)
+    convert = _converter(pos)
+    values: dict[Card, Value | None] = {}
+    bounds: dict[Card, tuple[int, int]] = {}
+    lo, hi = static_bounds(pos)
+    for bit, v in raw["values"].items():
+        card = card_of[bit]
+        values[card] = convert(v) if v is not None else None
+        if v is None:
+            bounds[card] = (lo, hi)
+    best = card_of[raw["best"]] if raw["best"] is not None else None
+    value = convert(raw["value"]) if raw["value"] is not None else None
+    return Outcome(values, bounds, [card_of[b] for b in raw["line"]], raw["nodes"], raw["limit"], best, value)
+
+
+def _converter(pos: Position) -> Any:
+    """From the engine's number to the objective's value for the analysed side."""
+    rules, objective, side = pos.rules, pos.objective, pos.side
+    if rules.individual:
+        if objective == "points":
+            return (lambda v: -v) if rules.lowest_is_best else (lambda v: v)
+        if objective == "all_tricks":
+            return lambda v: v == rules.hand_size
+        if objective == "pomme":
+            return lambda v: v >= 21
+    if objective == "score" and rules.name == "klaberjass":
+        total = sum(pos.scored) + remaining_points(pos)
+
+        def settle(diff: int) -> int:
+            totals = [0, 0]
+            totals[side] = (total + diff) // 2
+            totals[1 - side] = (total - diff) // 2
+            finals = rules.settle(totals, "score")
+            return finals[side] - finals[1 - side]
+
+        return settle
+    return lambda v: v
+
+
+def remaining_points(pos: Position) -> int:
+    """Card points still to be taken plus the last trick (games without roem)."""
+    rules = pos.rules
+    cards = [c for hand in pos.hands for c in hand] + list(pos.trick)
+    return sum(rules.points(c) for c in cards) + rules.last_trick_bonus + rules.per_trick_bonus * pos.tricks_left
+
+
+def static_bounds(pos: Position) -> tuple[int, int]:
+    """Bounds on any move's value that need no search (for moves a limit left unsolved)."""
+    rules = pos.rules
+    if pos.objective in ("all_tricks", "pomme"):
+        return (0, 1)
+    reach = remaining_points(pos) + rules.sweep_bonus + (200 * pos.tricks_left if hasattr(rules, "sequence_position") else 0)
+    if rules.individual:
+        own = pos.scored[pos.side]
+        return (own, own + reach)
+    total = sum(abs(s) for s in pos.scored) + reach
+    return (-total, total)

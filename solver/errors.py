@@ -1,0 +1,51 @@
+"""Errors raised by plis. Every one is a ``ValueError`` that names the field at fault."""
+
+from __future__ import annotations
+
+
+class PlisError(ValueError):
+    """Base class: bad input. ``field`` names the part of the input at fault."""
+
+    reason = "INVALID_ARGUMENT"
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+    def to_dict(self) -> dict[str, str]:
+        return {"field": self.field, "reason": self.reason, "message": self.message}
+
+
+class UnknownGameError(PlisError):
+    reason = "UNKNOWN_GAME"
+
+
+class OptionError(PlisError):
+    reason = "BAD_OPTION"
+
+
+class CardError(PlisError):
+    """A token that is not a card of the game."""
+
+    reason = "INVALID_CARD"
+
+
+class DuplicateCardError(PlisError):
+    reason = "DUPLICATE_CARD"
+
+
+class PositionError(PlisError):
+    """A position whose fields do not fit together (sizes, seats, missing fields)."""
+
+    reason = "INVALID_POSITION"
+
+
+class IllegalMoveError(PlisError):
+    """A move that the rules forbid; ``index`` is its place in ``played`` when replaying."""
+
+    reason = "ILLEGAL_MOVE"
+
+    def __init__(self, field: str, message: str, index: int | None = None) -> None:
+        self.index = index
+        super().__init__(field, message)

@@ -1,0 +1,294 @@
+"""Positions in the JSON format of FORMAT.md: parsing, validation, replay and play.
+
+A `Position` is validated once, when it is made; everything below it (the engine,
+the reference search) trusts it.  `Position.play` returns the position after a move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cards import Card, format_cards, parse_cards
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
+from .games import Rules, get_game
+
+HAND_FIELDS = ("hands", "trick", "leader", "tricks")
+KNOWN_FIELDS = {"game", "options", "trump", "declarer", "taker", "scored", "objective", "deal", "played", *HAND_FIELDS}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A validated position: rules, hands, the trick in progress and what is scored."""
+
+    rules: Rules
+    hands: tuple[tuple[Card, ...], ...]  # per seat, canonical order
+    trick: tuple[Card, ...] = ()
+    leader: int = 0
+    scored: tuple[int, ...] = ()  # per side
+    tricks: tuple[int, ...] = ()  # per side
+    objective: str = ""
+    # the deal and the moves it was replayed from, when given that way
+    deal: tuple[tuple[Card, ...], ...] | None = field(default=None, compare=False)
+    played: tuple[Card, ...] = field(default=(), compare=False)
+
+    # --- reading ---------------------------------------------------------------
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Position:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Position:
+        if not isinstance(data, dict):
+            raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+        game = get_game(data.get("game"))
+        unknown = sorted(set(data) - KNOWN_FIELDS)
+        if unknown:
+            raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
+        options = game.check_options(data.get("options", {}))
+        trump = _trump(game, data.get("trump"))
+        contract_seat = None
+        if game.CONTRACT_FIELD is not None:
+            contract_seat = data.get(game.CONTRACT_FIELD)
+        for other in ("declarer", "taker"):
+            if other in data and other != game.CONTRACT_FIELD:
+                raise PositionError(other, f"{game.name} has no {other}")
+        rules = game(options, trump, contract_seat)
+        if game.CONTRACT_FIELD is not None:
+            rules.contract_seat = _seat(rules, contract_seat, game.CONTRACT_FIELD, required=True)
+        objective = data.get("objective", game.OBJECTIVES[0])
+        if objective not in game.OBJECTIVES:
+            raise PositionError("objective", f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {objective!r}")
+        scored = _side_ints(rules, data.get("scored"), "scored", allow_negative=True)
+
+        if "deal" in data or "played" in data:
+            clash = [f for f in HAND_FIELDS if f in data]
+            if clash:
+                raise PositionError(clash[0], "give either hands/trick/leader/tricks or deal/played, not both")
+            if "deal" not in data:
+                raise PositionError("deal", "required with played")
+            return cls._replay(rules, data["deal"], data.get("played", []), scored, objective)
+        if "hands" not in data:
+            raise PositionError("hands", "required (or give deal and played)")
+        hands = _hands(rules, data["hands"], "hands")
+        trick = tuple(parse_cards(_list_or_str(data.get("trick", []), "trick"), "trick"))
+        leader = _seat(rules, data.get("leader", 0), "leader", required=True)
+        tricks_given = "tricks" in data
+        tricks = _side_ints(rules, data.get("tricks"), "tricks", allow_negative=False)
+        position = cls(rules, hands, trick, leader, scored, tricks, objective)
+        position._check_cards(tricks_given)
+        return position
+
+    @classmethod
+    def _replay(cls, rules: Rules, deal: Any, played: Any, scored: tuple[int, ...], objective: str) -> Position:
+        hands = _hands(rules, deal, "deal")
+        bonuses = rules.deal_bonuses(hands)
+        start = cls(
+            rules,
+            hands,
+            scored=tuple(s + b for s, b in zip(scored, bonuses)),
+            tricks=(0,) * rules.n_sides,
+            objective=objective,
+        )
+        start._check_cards(tricks_given=True, field_name="deal")
+        if any(len(h) != rules.hand_size for h in hands):
+            raise PositionError("deal", f"each hand of the deal must hold {rules.hand_size} cards")
+        if not isinstance(played, list):
+            raise PositionError("played", "must be a list of cards")
+        position = start
+        for index, token in enumerate(played):
+            card = Card.parse(token, f"played[{index}]")
+            position = position.play(card, field_name=f"played[{index}]", index=index)
+        return replace(position, deal=hands, played=tuple(position.played))
+
+    # --- validation ------------------------------------------------------------
+    def _check_cards(self, tricks_given: bool, field_name: str = "hands") -> None:
+        rules = self.rules
+        if len(self.trick) >= rules.n_players:
+            raise PositionError("trick", f"holds {len(self.trick)} cards; a trick in progress has at most {rules.n_players - 1}")
+        seen: dict[Card, str] = {}
+        allowed = set(rules.deck)
+        for seat, hand in enumerate(self.hands):
+            for card in hand:
+                where = f"{field_name}[{seat}]"
+                self._check_one(card, where, seen, allowed)
+        for i, card in enumerate(self.trick):
+            self._check_one(card, f"trick[{i}]", seen, allowed)
+        played_tricks = sum(self.tricks)
+        remaining = rules.hand_size - played_tricks
+        if remaining < 0:
+            raise PositionError("tricks", f"add up to {played_tricks}, more than the {rules.hand_size} tricks of a deal")
+        if remaining == 0 and self.trick:
+            raise PositionError("trick", "no trick can be in progress once every trick is played")
+        for seat, hand in enumerate(self.hands):
+            played_now = (seat - self.leader) % rules.n_players < len(self.trick)
+            expected = remaining - (1 if played_now else 0)
+            if len(hand) != expected:
+                if not tricks_given and len(hand) < rules.hand_size - (1 if played_now else 0):
+                    raise PositionError("tricks", "required once a trick has been played (hands hold fewer cards than a deal)")
+                raise PositionError(
+                    f"{field_name}[{seat}]",
+                    f"holds {len(hand)} cards; with {played_tricks} tricks played and {len(self.trick)} "
+                    f"cards on the trick it should hold {expected}",
+                )
+        rules.check_position(self.hands)
+
+    @staticmethod
+    def _check_one(card: Card, where: str, seen: dict[Card, str], allowed: set[Card]) -> None:
+        if card not in allowed:
+            raise CardError(where, f"{card} is not a card of this game")
+        if card in seen:
+            raise DuplicateCardError(where, f"{card} appears twice (also in {seen[card]})")
+        seen[card] = where
+
+    def with_objective(self, objective: str) -> Position:
+        if objective not in self.rules.OBJECTIVES:
+            raise PositionError(
+                "objective", f"{self.rules.name} objectives are {', '.join(self.rules.OBJECTIVES)}, got {objective!r}"
+            )
+        return replace(self, objective=objective)
+
+    # --- state -------------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % self.rules.n_players
+
+    @property
+    def side(self) -> int:
+        """The analysed side: the side of the seat to move."""
+        return self.rules.side_of(self.to_move)
+
+    @property
+    def is_over(self) -> bool:
+        return not self.trick and all(not h for h in self.hands)
+
+    @property
+    def tricks_left(self) -> int:
+        return self.rules.hand_size - sum(self.tricks)
+
+    def legal_moves(self) -> list[Card]:
+        if self.is_over:
+            return []
+        return self.rules.legal(self.hands[self.to_move], self.trick, self.leader)
+
+    def play(self, card: Card | str, field_name: str = "move", index: int | None = None) -> Position:
+        """The position after the seat to move plays `card`; `IllegalMoveError` if it may not."""
+        if isinstance(card, str):
+            card = Card.parse(card, field_name)
+        if self.is_over:
+            raise IllegalMoveError(field_name, f"{card}: the deal is over", index)
+        seat = self.to_move
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}", index)
+        legal = self.legal_moves()
+        if card not in legal:
+            raise IllegalMoveError(field_name, f"seat {seat} may not play {card} here (legal: {format_cards(legal)})", index)
+        hands = list(self.hands)
+        hands[seat] = tuple(c for c in hand if c != card)
+        trick = self.trick + (card,)
+        played = self.played + (card,)
+        rules = self.rules
+        if len(trick) < rules.n_players:
+            return replace(self, hands=tuple(hands), trick=trick, played=played)
+        winner = (self.leader + rules.trick_winner(trick)) % rules.n_players
+        side = rules.side_of(winner)
+        last = all(not h for h in hands)
+        scored = list(self.scored)
+        tricks = list(self.tricks)
+        scored[side] += rules.trick_value(trick, last)
+        tricks[side] += 1
+        if last and rules.sweep_bonus and tricks[side] == rules.hand_size:
+            scored[side] += rules.sweep_bonus
+        return replace(self, hands=tuple(hands), trick=(), leader=winner, scored=tuple(scored), tricks=tuple(tricks), played=played)
+
+    # --- the end of a deal -------------------------------------------------------------
+    def final_scores(self) -> list[int]:
+        """Scores of each side after the settlement of the objective (deal over)."""
+        return self.rules.settle(self.scored, self.objective)
+
+    def value_for(self, side: int, finals: Sequence[int] | None = None) -> int | bool:
+        """The objective's value of a finished deal for `side` (RULES.md)."""
+        if finals is None:
+            finals = self.final_scores()
+        objective = self.objective
+        if objective in ("score", "raw"):
+            return finals[side] - finals[1 - side]
+        if objective == "points":
+            return finals[side]
+        if objective == "all_tricks":
+            return self.tricks[side] == self.rules.hand_size
+        if objective == "pomme":
+            return finals[side] >= 21
+        raise AssertionError(objective)
+
+    # --- writing -------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.rules
+        data: dict[str, Any] = {"game": rules.name, "options": dict(rules.options)}
+        if rules.trump is not None:
+            data["trump"] = rules.trump
+        if rules.CONTRACT_FIELD is not None:
+            data[rules.CONTRACT_FIELD] = rules.contract_seat
+        data["hands"] = [format_cards(h) for h in self.hands]
+        data["trick"] = [str(c) for c in self.trick]
+        data["leader"] = self.leader
+        data["scored"] = list(self.scored)
+        data["tricks"] = list(self.tricks)
+        data["objective"] = self.objective
+        return data
+
+
+def _trump(game: type[Rules], trump: Any) -> str | None:
+    if not game.TRUMPS:
+        if trump is not None:
+            raise PositionError("trump", f"{game.name} has no trump")
+        return None
+    if trump is None:
+        raise PositionError("trump", f"required for {game.name} (one of {', '.join(game.TRUMPS)})")
+    if isinstance(trump, str) and trump.upper() in game.TRUMPS:
+        return trump.upper()
+    if trump not in game.TRUMPS:
+        raise PositionError("trump", f"{game.name} trump must be one of {', '.join(game.TRUMPS)}, got {trump!r}")
+    return str(trump)
+
+
+def _seat(rules: Rules, value: Any, name: str, required: bool) -> int:
+    if value is None:
+        raise PositionError(name, f"required for {rules.name}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.n_players:
+        raise PositionError(name, f"must be a seat from 0 to {rules.n_players - 1}, got {value!r}")
+    return value
+
+
+def _side_ints(rules: Rules, value: Any, name: str, allow_negative: bool) -> tuple[int, ...]:
+    n = rules.n_sides
+    if value is None:
+        return (0,) * n
+    if not isinstance(value, list) or len(value) != n:
+        raise PositionError(name, f"must be a list of {n} integers, one per side, got {value!r}")
+    for i, v in enumerate(value):
+        if isinstance(v, bool) or not isinstance(v, int) or (v < 0 and not allow_negative):
+            raise PositionError(f"{name}[{i}]", f"must be an integer{'' if allow_negative else ' >= 0'}, got {v!r}")
+    return tuple(value)
+
+
+def _list_or_str(value: Any, name: str) -> Any:
+    if not isinstance(value, (list, str)):
+        raise PositionError(name, f"must be a list of cards, got {type(value).__name__}")
+    return value
+
+
+def _hands(rules: Rules, value: Any, name: str) -> tuple[tuple[Card, ...], ...]:
+    n = rules.n_players
+    if not isinstance(value, list):
+        raise PositionError(name, f"must be a list of {n} hands, got {type(value).__name__}")
+    if len(value) != n:
+        raise PositionError(name, f"{rules.name} with these options has {n} players; got {len(value)} hands")
+    return tuple(tuple(sorted(parse_cards(_list_or_str(h, f"{name}[{i}]"), f"{name}[{i}]"))) for i, h in enumerate(value))
