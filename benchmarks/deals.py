@@ -60,36 +60,74 @@ DEAL_SETS: dict[str, DealSet] = {
     s.key: s
     for s in (
         DealSet(
-            "belote", "belote", 4, "AKQJT987", seed=1001, trumps=SUIT_TRUMPS,
+            "belote",
+            "belote",
+            4,
+            "AKQJT987",
+            seed=1001,
+            trumps=SUIT_TRUMPS,
             doc="Belote contrée card play, the same deals as benchmarks.vs_colver",
         ),
         DealSet(
-            "klaverjas-rotterdam", "klaverjas", 4, "AKQJT987", seed=2001, trumps=SUIT_TRUMPS,
-            contract_field="declarer", options=(("rules", "rotterdam"),),
+            "klaverjas-rotterdam",
+            "klaverjas",
+            4,
+            "AKQJT987",
+            seed=2001,
+            trumps=SUIT_TRUMPS,
+            contract_field="declarer",
+            options=(("rules", "rotterdam"),),
             doc="Klaverjas, Rotterdam rules, roem, nat settlement",
         ),
         DealSet(
-            "klaverjas-amsterdam", "klaverjas", 4, "AKQJT987", seed=2002, trumps=SUIT_TRUMPS,
-            contract_field="declarer", options=(("rules", "amsterdam"),),
+            "klaverjas-amsterdam",
+            "klaverjas",
+            4,
+            "AKQJT987",
+            seed=2002,
+            trumps=SUIT_TRUMPS,
+            contract_field="declarer",
+            options=(("rules", "amsterdam"),),
             doc="Klaverjas, Amsterdam rules, roem, nat settlement",
         ),
         DealSet(
-            "klaberjass4", "klaberjass", 4, "AKQJT987", seed=3001, trumps=SUIT_TRUMPS,
-            contract_field="taker", options=(("players", 4),),
+            "klaberjass4",
+            "klaberjass",
+            4,
+            "AKQJT987",
+            seed=3001,
+            trumps=SUIT_TRUMPS,
+            contract_field="taker",
+            options=(("players", 4),),
             doc="Klaberjass for 4 players, default (seed) rules, bate settlement",
         ),
         DealSet(
-            "jass", "jass", 4, "AKQJT9876", seed=4001,
+            "jass",
+            "jass",
+            4,
+            "AKQJT9876",
+            seed=4001,
             trumps=tuple((s, 2) for s in SUITS) + (("obenabe", 1), ("undeufe", 1)),
             doc="Schieber: a suit trump in 8 deals of 10, obenabe or undeufe in the others",
         ),
         DealSet(
-            "putz", "putz", 3, "AKQJT9876", seed=5001, trumps=SUIT_TRUMPS,
-            options=(("players", 3),), objective="points",
+            "putz",
+            "putz",
+            3,
+            "AKQJT9876",
+            seed=5001,
+            trumps=SUIT_TRUMPS,
+            options=(("players", 3),),
+            objective="points",
             doc="Putz for 3 (9 cards each, kitty of 9 out of play), paranoid for seat 0",
         ),
         DealSet(
-            "bassadewitz", "bassadewitz", 4, "AKQJT987", seed=6001, objective="points",
+            "bassadewitz",
+            "bassadewitz",
+            4,
+            "AKQJT987",
+            seed=6001,
+            objective="points",
             doc="Bassadewitz, Jacks trumps, points (fewest is best), paranoid for seat 0",
         ),
     )
@@ -118,7 +156,7 @@ def generate(deal_set: DealSet, n: int = DEFAULT_DEALS, seed: int | None = None)
             deal["trump"] = rng.choices(names, weights)[0]
         if deal_set.contract_field is not None:
             deal[deal_set.contract_field] = rng.randrange(deal_set.players)
-        deal["hands"] = [_sorted_hand(cards[i * size:(i + 1) * size]) for i in range(deal_set.players)]
+        deal["hands"] = [_sorted_hand(cards[i * size : (i + 1) * size]) for i in range(deal_set.players)]
         if deal_set.objective is not None:
             deal["objective"] = deal_set.objective
         result.append(deal)

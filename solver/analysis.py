@@ -6,13 +6,12 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
-from .cards import Card
 from .errors import PositionError
 from .position import Position
 
-Value = Union[int, bool]
+Value = int | bool
 
 DEFAULT_TT_MEGABYTES = 32
 

@@ -9,13 +9,13 @@ into cards and the objective's values (RULES.md, "Value of a position").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import RANKS, Card
 from .games.base import Rules
 from .position import Position
 
-Value = Union[int, bool]
+Value = int | bool
 
 GROUP_WIDTH = 12
 GROUP_INDEX = {"C": 0, "S": 1, "H": 2, "D": 3, "J": 4}

@@ -206,7 +206,9 @@ class Position:
         tricks[side] += 1
         if last and rules.sweep_bonus and tricks[side] == rules.hand_size:
             scored[side] += rules.sweep_bonus
-        return replace(self, hands=tuple(hands), trick=(), leader=winner, scored=tuple(scored), tricks=tuple(tricks), played=played)
+        return replace(
+            self, hands=tuple(hands), trick=(), leader=winner, scored=tuple(scored), tricks=tuple(tricks), played=played
+        )
 
     # --- the end of a deal -------------------------------------------------------------
     def final_scores(self) -> list[int]:

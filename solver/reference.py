@@ -1,42 +1,78 @@
-"""The reference search: plain minimax over `Position.play`, slow and plainly correct.
+"""The reference search: plain minimax over the plain rules, slow and plainly correct.
 
 Written apart from the engine, so that the tests can hold the engine against it.  It
-walks every line (remembering positions it has already valued, keyed on the whole
+uses only the game's `Rules` (legal cards, trick winner, trick value, settlement),
+walks every line, remembers positions it has already valued (keyed on the whole
 state) and values each legal move of the root for the side to move.
 """
 
 from __future__ import annotations
 
-from typing import Union
-
 from .cards import Card
 from .position import Position
 
-Value = Union[int, bool]
+Value = int | bool
+# hands, trick, leader, scored per side, tricks per side
+State = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], int, tuple[int, ...], tuple[int, ...]]
 
 
 def reference_values(position: Position) -> dict[Card, Value]:
     """The exact value of every legal move, for the side of the seat to move."""
+    rules = position.rules
+    objective = position.objective
+    n = rules.n_players
     side = position.side
-    lowest_is_best = position.rules.lowest_is_best and position.objective == "points"
-    memo: dict[tuple, Value] = {}
+    lowest_is_best = rules.lowest_is_best and objective == "points"
+    memo: dict[State, Value] = {}
 
     def preference(value: Value) -> int:
         return -int(value) if lowest_is_best else int(value)
 
-    def value(pos: Position) -> Value:
-        if pos.is_over:
-            return pos.value_for(side)
-        key = (pos.hands, pos.trick, pos.leader, pos.scored, pos.tricks)
-        if key in memo:
-            return memo[key]
-        values = [value(pos.play(card)) for card in pos.legal_moves()]
-        ours = pos.rules.side_of(pos.to_move) == side
+    def final(scored: tuple[int, ...], tricks: tuple[int, ...]) -> Value:
+        finals = rules.settle(scored, objective)
+        if objective in ("score", "raw"):
+            return finals[side] - finals[1 - side]
+        if objective == "points":
+            return finals[side]
+        if objective == "all_tricks":
+            return tricks[side] == rules.hand_size
+        return finals[side] >= 21  # pomme
+
+    def play(state: State, card: Card) -> State:
+        hands, trick, leader, scored, tricks = state
+        seat = (leader + len(trick)) % n
+        hands = hands[:seat] + (tuple(c for c in hands[seat] if c != card),) + hands[seat + 1 :]
+        trick = trick + (card,)
+        if len(trick) < n:
+            return hands, trick, leader, scored, tricks
+        winner = (leader + rules.trick_winner(trick)) % n
+        won = rules.side_of(winner)
+        last = not any(hands)
+        gained = rules.trick_value(trick, last)
+        if last and rules.sweep_bonus and tricks[won] + 1 == rules.hand_size:
+            gained += rules.sweep_bonus
+        scored = tuple(s + (gained if i == won else 0) for i, s in enumerate(scored))
+        tricks = tuple(t + (1 if i == won else 0) for i, t in enumerate(tricks))
+        return hands, (), winner, scored, tricks
+
+    def legal(state: State) -> list[Card]:
+        hands, trick, leader, _, _ = state
+        return rules.legal(hands[(leader + len(trick)) % n], trick, leader)
+
+    def value(state: State) -> Value:
+        hands, trick, leader, scored, tricks = state
+        if not trick and not any(hands):
+            return final(scored, tricks)
+        if state in memo:
+            return memo[state]
+        values = [value(play(state, card)) for card in legal(state)]
+        ours = rules.side_of((leader + len(trick)) % n) == side
         result = max(values, key=preference) if ours else min(values, key=preference)
-        memo[key] = result
+        memo[state] = result
         return result
 
-    return {card: value(position.play(card)) for card in position.legal_moves()}
+    root: State = (position.hands, position.trick, position.leader, position.scored, position.tricks)
+    return {card: value(play(root, card)) for card in legal(root)}
 
 
 def reference_value(position: Position) -> Value:

@@ -104,7 +104,7 @@ class Rules:
 
     @property
     def trump_group(self) -> str | None:
-        return self.trump if self.trump in SUITS else None
+        return self.trump if self.trump is not None and self.trump in SUITS else None
 
     def strength(self, card: Card) -> int:
         """Rank of a card within its group; higher wins."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import Card
 from .base import JASS, Option, Rules
@@ -21,7 +21,7 @@ BUUR_OPTION = Option("buur_exception", True, (True, False), "a player whose only
 class Jass(Rules):
     name = "jass"
     RANKS = "AKQJT9876"
-    TRUMPS = ("C", "S", "H", "D", "obenabe", "undeufe")
+    TRUMPS: ClassVar[tuple[str, ...]] = ("C", "S", "H", "D", "obenabe", "undeufe")
     OPTIONS = (
         Option("match_bonus", 100, None, "bonus to a team that takes all 9 tricks"),
         BUUR_OPTION,

@@ -1,0 +1,222 @@
+"""Time the solver on the fixed deal sets of `benchmarks.deals`.
+
+    python -m benchmarks.run [--games belote jass ...] [--deals N] [--quick]
+                             [--tt-megabytes 32] [--time-limit S] [--json out.json]
+
+For each set, every deal is solved from its first card: the full analysis (every
+legal first move valued, `analyse`) and, when the API offers it, the value alone
+(`analyse(..., value_only=True)`; the column is left out otherwise).  Reported per
+set: median, 90th and 99th percentile and maximum wall time of one call (ms,
+nearest-rank percentiles), mean nodes, nodes per second (all nodes / all time),
+the transposition table's size, the process's peak RSS so far, and how many
+results were not exact (only with a limit).  One thread, one process; the engine
+(and its table) is made once per table size before the first timed call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import platform
+import resource
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .deals import DEAL_SETS, DEFAULT_DEALS, deals
+
+QUICK_DEALS = 20
+WARMUP = {"game": "belote", "trump": "H", "hands": ["HJ", "HA", "S7", "S8"], "tricks": [7, 0]}
+
+
+@dataclass
+class Column:
+    """Timings of one kind of call over one deal set."""
+
+    times_ms: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+    inexact: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        t = sorted(self.times_ms)
+        if not t:
+            return {}
+        total_s = sum(t) / 1000.0
+        return {
+            "n": len(t),
+            "median_ms": statistics.median(t),
+            "p90_ms": percentile(t, 90),
+            "p99_ms": percentile(t, 99),
+            "max_ms": t[-1],
+            "mean_nodes": statistics.fmean(self.nodes) if self.nodes else None,
+            "nodes_per_s": sum(self.nodes) / total_s if self.nodes and total_s > 0 else None,
+            "inexact": self.inexact,
+        }
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    """Nearest-rank percentile of an ascending list."""
+    rank = max(1, math.ceil(p / 100.0 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024.0 * 1024.0) if sys.platform == "darwin" else peak / 1024.0
+
+
+def supports_value_only(analyse: Any) -> bool:
+    try:
+        params = inspect.signature(analyse).parameters
+    except (TypeError, ValueError):
+        return True  # cannot tell: the first call decides
+    return "value_only" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def timed(call: Any, column: Column) -> Any:
+    started = time.perf_counter()
+    result = call()
+    column.times_ms.append((time.perf_counter() - started) * 1000.0)
+    column.nodes.append(int(getattr(result, "nodes", 0) or 0))
+    if not getattr(result, "exact", True):
+        column.inexact += 1
+    return result
+
+
+def bench_set(
+    key: str, n: int, tt_megabytes: int, time_limit: float | None, value_only: bool, progress: bool
+) -> dict[str, Any]:
+    from solver.analysis import analyse
+
+    full, alone = Column(), Column()
+    limits: dict[str, Any] = {"tt_megabytes": tt_megabytes}
+    if time_limit is not None:
+        limits["time_limit"] = time_limit
+    set_deals = deals(key, n)
+    for i, deal in enumerate(set_deals):
+        timed(lambda d=deal: analyse(d, **limits), full)
+        if value_only:
+            try:
+                timed(lambda d=deal: analyse(d, value_only=True, **limits), alone)
+            except TypeError as exc:
+                if "value_only" not in str(exc):
+                    raise
+                value_only = False
+                alone = Column()
+        if progress:
+            sys.stderr.write(f"\r{key}: {i + 1}/{len(set_deals)}  last {full.times_ms[-1]:.0f} ms   ")
+            sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    return {
+        "set": key,
+        "game": DEAL_SETS[key].game,
+        "deals": len(set_deals),
+        "analyse": full.summary(),
+        "value_only": alone.summary() if value_only else None,
+        "tt_megabytes": tt_megabytes,
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def _fmt(value: Any, width: int, digits: int = 1) -> str:
+    if value is None:
+        return "-".rjust(width)
+    if isinstance(value, float):
+        if abs(value) >= 1e6:
+            return f"{value / 1e6:.{digits}f}M".rjust(width)
+        if abs(value) >= 1e4:
+            return f"{value / 1e3:.{digits}f}k".rjust(width)
+        return f"{value:.{digits}f}".rjust(width)
+    return str(value).rjust(width)
+
+
+def print_table(rows: list[dict[str, Any]], out: Any = sys.stdout) -> None:
+    head = (
+        f"{'set':21} {'call':10} {'n':>4} {'median':>8} {'p90':>8} {'p99':>8} {'max':>9} "
+        f"{'nodes':>9} {'nodes/s':>9} {'TT MB':>6} {'RSS MB':>7} {'inexact':>7}"
+    )
+    print(head, file=out)
+    print("-" * len(head), file=out)
+    for row in rows:
+        for call in ("analyse", "value_only"):
+            s = row.get(call)
+            if not s:
+                continue
+            print(
+                f"{row['set']:21} {call:10} {s['n']:>4} {_fmt(s['median_ms'], 8)} {_fmt(s['p90_ms'], 8)} "
+                f"{_fmt(s['p99_ms'], 8)} {_fmt(s['max_ms'], 9)} {_fmt(s['mean_nodes'], 9)} "
+                f"{_fmt(s['nodes_per_s'], 9)} {row['tt_megabytes']:>6} {_fmt(row['peak_rss_mb'], 7)} "
+                f"{s['inexact']:>7}",
+                file=out,
+            )
+    print("times in ms per call (wall clock); nodes = mean nodes per call", file=out)
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"python": platform.python_version(), "platform": platform.platform(), "cpu": cpu}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--games", nargs="+", choices=list(DEAL_SETS), default=None, help="deal sets to run (default: all)"
+    )
+    parser.add_argument(
+        "--deals", type=int, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
+    )
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_DEALS} deals per set")
+    parser.add_argument("--tt-megabytes", type=int, default=32, help="transposition table size (default 32)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per call (default: none, exact)")
+    parser.add_argument("--no-value-only", action="store_true", help="skip the value_only column")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+
+    n = args.deals if args.deals is not None else (QUICK_DEALS if args.quick else DEFAULT_DEALS)
+    try:
+        from solver.analysis import analyse
+    except ImportError as exc:
+        print(f"cannot import the solver: {exc}", file=sys.stderr)
+        return 2
+    value_only = not args.no_value_only and supports_value_only(analyse)
+    try:
+        analyse(WARMUP, tt_megabytes=args.tt_megabytes)  # builds the engine and its table
+    except ImportError as exc:
+        print(f"the engine is not built: {exc}", file=sys.stderr)
+        return 2
+
+    rows = []
+    for key in args.games or list(DEAL_SETS):
+        rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet))
+    print_table(rows)
+    if args.json:
+        report = {
+            "machine": machine(),
+            "deals_per_set": n,
+            "time_limit": args.time_limit,
+            "sets": {k: asdict(v) for k, v in DEAL_SETS.items() if k in {r["set"] for r in rows}},
+            "results": rows,
+        }
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""Short-hand for the rules tests: rules, cards and positions from short strings.
+
+Expectations in the tests are written by hand; these helpers only build inputs and
+put outputs into a comparable form (canonical card strings).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from solver.cards import Card, format_cards, parse_cards
+from solver.games import Rules, get_game
+from solver.position import Position
+from solver.reference import reference_values
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text, "test")
+
+
+def canon(text: str) -> str:
+    """A space-separated card list in canonical order, for comparing sets of cards."""
+    return format_cards(cards(text))
+
+
+def make_rules(game: str, trump: str | None = None, seat: int | None = None, **options: Any) -> Rules:
+    """The bound rules of `game` (options checked and defaulted as in a position)."""
+    cls = get_game(game)
+    return cls(cls.check_options(options), trump, seat)
+
+
+def legal(rules: Rules, hand: str, trick: str = "", leader: int = 0) -> str:
+    """The legal cards of `hand` on `trick`, canonical and space-separated."""
+    return format_cards(rules.legal(cards(hand), cards(trick), leader))
+
+
+def winner(rules: Rules, trick: str) -> int:
+    """Index in the trick of the card that wins it."""
+    return rules.trick_winner(cards(trick))
+
+
+def position(game: str, **fields: Any) -> Position:
+    return Position.from_dict({"game": game, **fields})
+
+
+def play(pos: Position, moves: str) -> Position:
+    for move in moves.split():
+        pos = pos.play(move)
+    return pos
+
+
+def values(pos: Position) -> dict[str, Any]:
+    """The reference search's value of every legal move, keyed by card token."""
+    return {str(card): value for card, value in reference_values(pos).items()}
+
+
+def random_deal(rules: Rules, rng: random.Random) -> list[str]:
+    """A random deal of `rules`: every seat gets `hand_size` cards of the game's pack."""
+    pack = list(rules.deck)
+    rng.shuffle(pack)
+    size = rules.hand_size
+    return [format_cards(pack[i * size : (i + 1) * size]) for i in range(rules.n_players)]
+
+
+def random_playout(pos: Position, rng: random.Random) -> Position:
+    """Play uniformly random legal cards to the end of the deal."""
+    while not pos.is_over:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos

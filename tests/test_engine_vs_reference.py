@@ -1,0 +1,47 @@
+"""The engine against the plain reference search: every value of every legal move.
+
+For each game, enough seeded random positions (1 to 4 tricks left, a trick perhaps
+in progress, scores and tricks taken so far) that every option value, trump and
+objective is met at least PER_VALUE times.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import Engine, analyse
+from solver.reference import reference_values
+
+from .randompos import CONFIGS, random_positions
+
+PER_VALUE = 200
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_engine_matches_reference(game: str) -> None:
+    engine = Engine(4)  # one engine for all: its table is reused or reset between positions
+    mismatches = []
+    count = 0
+    for position in random_positions(game, PER_VALUE, seed=1):
+        expected = {str(card): value for card, value in reference_values(position).items()}
+        result = analyse(position, engine=engine)
+        got = {m.move: m.value for m in result.moves}
+        count += 1
+        if got != expected or not result.exact:
+            mismatches.append((position.to_dict(), expected, got))
+    assert count >= PER_VALUE * 2
+    assert not mismatches, f"{len(mismatches)} of {count} differ; first: {mismatches[0]}"
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_best_line_reaches_the_value(game: str) -> None:
+    """Playing out the reported line of best play gives the reported value and points."""
+    for position in random_positions(game, 15, seed=2):
+        result = analyse(position)
+        end = position
+        for move in result.line:
+            end = end.play(move)
+        assert end.is_over
+        assert end.value_for(position.side) == result.value
+        assert list(result.points) == end.final_scores()
+        assert set(result.best) == {m.move for m in result.moves if m.value == result.value}

@@ -1,0 +1,306 @@
+"""Input errors (FORMAT.md): every rejection is a ValueError that names the field at fault."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.errors import (
+    CardError,
+    DuplicateCardError,
+    IllegalMoveError,
+    OptionError,
+    PlisError,
+    PositionError,
+    UnknownGameError,
+)
+from solver.position import Position
+
+# one suit a seat: a valid Klaverjas deal
+SUITED = ["SA SK SQ SJ ST S9 S8 S7", "HA HK HQ HJ HT H9 H8 H7", "CA CK CQ CJ CT C9 C8 C7", "DA DK DQ DJ DT D9 D8 D7"]
+MIXED = [
+    "SA SK SQ SJ HK HQ CA CK",
+    "ST S9 HA HT CQ CJ DA DK",
+    "S8 S7 H9 H8 CT C9 DQ DJ",
+    "HJ H7 C8 C7 DT D9 D8 D7",
+]
+
+
+def klaverjas(**changes):
+    data = {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": list(SUITED)}
+    data.update(changes)
+    return data
+
+
+def rejects(data, error, field):
+    """`data` is rejected with `error` (a ValueError) naming `field`; returns the exception."""
+    with pytest.raises(error) as info:
+        Position.from_dict(data)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, PlisError)
+    assert info.value.field == field, info.value
+    return info.value
+
+
+def test_the_base_positions_are_valid():
+    # so that every rejection below is caused by the one change it makes
+    assert Position.from_dict(klaverjas()).legal_moves()
+    assert Position.from_dict(klaverjas(hands=list(MIXED))).legal_moves()
+
+
+def test_every_error_is_a_value_error():
+    for cls in (CardError, DuplicateCardError, IllegalMoveError, OptionError, PositionError, UnknownGameError):
+        assert issubclass(cls, PlisError) and issubclass(cls, ValueError)
+
+
+# --- cards ------------------------------------------------------------------------------------------------
+
+
+def test_unknown_card_token():
+    hands = list(SUITED)
+    hands[1] = "HA HK HQ HJ HT H9 H8 XX"
+    rejects(klaverjas(hands=hands), CardError, "hands[1][7]")
+
+
+def test_unknown_card_token_in_trick():
+    rejects(klaverjas(trick=["S1"]), CardError, "trick[0]")
+
+
+def test_card_not_in_the_game():
+    hands = list(SUITED)
+    hands[0] = "SA SK SQ SJ ST S9 S8 S6"  # no Sixes in Klaverjas
+    rejects(klaverjas(hands=hands), CardError, "hands[0]")
+
+
+def test_six_is_a_card_in_jass():
+    hands = [
+        "SA SK SQ SJ ST S9 S8 S7 S6",
+        "HA HK HQ HJ HT H9 H8 H7 H6",
+        "CA CK CQ CJ CT C9 C8 C7 C6",
+        "DA DK DQ DJ DT D9 D8 D7 D6",
+    ]
+    assert Position.from_dict({"game": "jass", "trump": "H", "hands": hands}).to_move == 0
+
+
+def test_duplicate_card_between_hands():
+    hands = list(SUITED)
+    hands[1] = "SA HK HQ HJ HT H9 H8 H7"  # SA also in seat 0's hand
+    rejects(klaverjas(hands=hands), DuplicateCardError, "hands[1]")
+
+
+def test_duplicate_card_in_one_hand():
+    hands = list(SUITED)
+    hands[2] = "CA CA CQ CJ CT C9 C8 C7"
+    rejects(klaverjas(hands=hands), DuplicateCardError, "hands[2]")
+
+
+def test_duplicate_card_between_hand_and_trick():
+    hands = list(SUITED)
+    hands[0] = "SA SK SQ SJ ST S9 S8"  # 7 cards, as seat 0 has led, but it still holds the SA it led
+    rejects(klaverjas(hands=hands, trick=["SA"]), DuplicateCardError, "trick[0]")
+
+
+# --- seats, hands, tricks -----------------------------------------------------------------------------------
+
+
+def test_wrong_number_of_hands():
+    rejects(klaverjas(hands=SUITED[:3]), PositionError, "hands")
+    rejects(
+        {"game": "putz", "trump": "H", "options": {"players": 5}, "hands": ["SA", "SK", "SQ"]}, PositionError, "hands"
+    )
+
+
+def test_hands_not_a_list():
+    rejects(klaverjas(hands="SA SK"), PositionError, "hands")
+
+
+def test_wrong_hand_size():
+    hands = list(SUITED)
+    hands[2] = "CA CK CQ CJ CT C9 C8"  # 7 cards while the others hold 8
+    rejects(klaverjas(hands=hands, tricks=[0, 0]), PositionError, "hands[2]")
+
+
+def test_hand_size_does_not_fit_tricks():
+    rejects(klaverjas(tricks=[1, 0]), PositionError, "hands[0]")  # one trick played: 7 cards each
+
+
+def test_tricks_required_once_a_trick_was_played():
+    hands = [h.rsplit(" ", 1)[0] for h in SUITED]  # 7 cards each
+    rejects(klaverjas(hands=hands), PositionError, "tricks")
+    assert Position.from_dict(klaverjas(hands=hands, tricks=[1, 0])).tricks_left == 7
+
+
+def test_tricks_add_up_to_too_many():
+    rejects(klaverjas(tricks=[5, 4]), PositionError, "tricks")
+
+
+def test_tricks_and_scored_shape():
+    rejects(klaverjas(tricks=[0, 0, 0]), PositionError, "tricks")
+    rejects(klaverjas(tricks=[0, -1]), PositionError, "tricks[1]")
+    rejects(klaverjas(scored=[0]), PositionError, "scored")
+    rejects(klaverjas(scored=["10", 0]), PositionError, "scored[0]")
+
+
+def test_trick_too_long():
+    rejects(klaverjas(trick=["SA", "HA", "CA", "DA"]), PositionError, "trick")
+
+
+def test_trick_in_progress_when_every_trick_is_played():
+    rejects(klaverjas(hands=["", "", "", ""], trick=["SA"], tricks=[4, 4]), PositionError, "trick")
+
+
+@pytest.mark.parametrize("leader", [4, -1, "1", True, 1.0])
+def test_leader_out_of_range(leader):
+    rejects(klaverjas(leader=leader), PositionError, "leader")
+
+
+@pytest.mark.parametrize("declarer", [4, -1, None, "0"])
+def test_declarer_out_of_range_or_missing(declarer):
+    data = klaverjas(declarer=declarer)
+    if declarer is None:
+        del data["declarer"]
+    rejects(data, PositionError, "declarer")
+
+
+def test_taker_out_of_range():
+    hands = ["SA SK SQ SJ ST S9 S8 S7 HA", "HK HQ HJ HT H9 H8 H7 CA CK"]
+    data = {"game": "klaberjass", "trump": "H", "taker": 2, "hands": hands}
+    rejects(data, PositionError, "taker")  # 2 players: seats 0 and 1
+    del data["taker"]
+    rejects(data, PositionError, "taker")
+    data["taker"] = 1
+    assert Position.from_dict(data).rules.contract_seat == 1
+
+
+def test_contract_field_of_another_game():
+    rejects(klaverjas(taker=0), PositionError, "taker")
+    rejects({"game": "jass", "trump": "H", "declarer": 0, "hands": list(SUITED)}, PositionError, "declarer")
+
+
+# --- game, options, trump, objective, fields ---------------------------------------------------------------------
+
+
+def test_unknown_game():
+    rejects(klaverjas(game="skat"), UnknownGameError, "game")
+    data = klaverjas()
+    del data["game"]
+    rejects(data, UnknownGameError, "game")
+
+
+def test_unknown_field():
+    rejects(klaverjas(dealer=1), PositionError, "dealer")
+
+
+def test_unknown_option():
+    rejects(klaverjas(options={"match_bonus": 100}), OptionError, "options.match_bonus")  # a Jass option
+    rejects({"game": "bassadewitz", "options": {"rules": "seed"}, "hands": list(SUITED)}, OptionError, "options.rules")
+
+
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"rules": "utrecht"}, "options.rules"),
+        ({"roem_order": "trick"}, "options.roem_order"),
+        ({"nat_on_tie": "yes"}, "options.nat_on_tie"),
+        ({"nat_on_tie": 1}, "options.nat_on_tie"),  # a boolean option takes true/false only
+    ],
+)
+def test_bad_option_value(options, field):
+    rejects(klaverjas(options=options), OptionError, field)
+
+
+@pytest.mark.parametrize("bonus", [-1, "100", True, 1.5])
+def test_bad_match_bonus(bonus):
+    hands = ["SA", "SK", "SQ", "SJ"]
+    data = {"game": "jass", "trump": "H", "options": {"match_bonus": bonus}, "hands": hands, "tricks": [4, 4]}
+    rejects(data, OptionError, "options.match_bonus")
+
+
+def test_bad_players_option():
+    rejects(
+        {"game": "putz", "trump": "H", "options": {"players": 4}, "hands": ["SA"] * 4}, OptionError, "options.players"
+    )
+    rejects(klaverjas(options=[]), OptionError, "options")
+
+
+def test_missing_or_bad_trump():
+    data = klaverjas()
+    del data["trump"]
+    rejects(data, PositionError, "trump")
+    rejects(klaverjas(trump="X"), PositionError, "trump")
+    rejects(klaverjas(trump="obenabe"), PositionError, "trump")  # only Jass has obenabe
+    rejects({"game": "putz", "trump": "undeufe", "hands": ["SA", "SK", "SQ"]}, PositionError, "trump")
+    rejects({"game": "bassadewitz", "trump": "H", "hands": list(SUITED)}, PositionError, "trump")
+
+
+def test_objective_not_of_the_game():
+    rejects(klaverjas(objective="points"), PositionError, "objective")
+    rejects({"game": "bassadewitz", "objective": "score", "hands": list(SUITED)}, PositionError, "objective")
+    rejects(
+        {"game": "putz", "trump": "H", "objective": "all_tricks", "hands": ["SA", "SK", "SQ"]},
+        PositionError,
+        "objective",
+    )
+    with pytest.raises(PositionError) as info:
+        Position.from_dict(klaverjas()).with_objective("pomme")
+    assert info.value.field == "objective"
+
+
+def test_not_an_object_or_not_json():
+    with pytest.raises(PositionError) as info:
+        Position.from_json("{not json")
+    assert info.value.field == "position"
+    rejects([1, 2], PositionError, "position")
+
+
+# --- deal and played -----------------------------------------------------------------------------------------------
+
+
+def test_played_illegal_card_has_its_index():
+    # seat 1 holds ST S9: its HA does not follow the SA
+    data = klaverjas(deal=list(MIXED), played=["SA", "HA"])
+    del data["hands"]
+    err = rejects(data, IllegalMoveError, "played[1]")
+    assert err.index == 1
+
+
+def test_played_illegal_later_card():
+    # SA S9 S7, then seat 3 (no spade, holds HJ H7) must trump in Rotterdam: C8 is illegal
+    data = klaverjas(deal=list(MIXED), played=["SA", "S9", "S7", "C8"])
+    del data["hands"]
+    assert rejects(data, IllegalMoveError, "played[3]").index == 3
+    data["played"] = ["SA", "S9", "S7", "H7", "DT"]  # trick won by seat 3, which may lead DT
+    assert Position.from_dict(data).leader == 3
+
+
+def test_played_card_not_held():
+    data = klaverjas(deal=list(MIXED), played=["ST"])  # ST is seat 1's
+    del data["hands"]
+    assert rejects(data, IllegalMoveError, "played[0]").index == 0
+
+
+def test_played_bad_token_and_shape():
+    data = klaverjas(deal=list(MIXED), played=["SA", "S9", "ZZ"])
+    del data["hands"]
+    rejects(data, CardError, "played[2]")
+    data["played"] = "SA S9"
+    rejects(data, PositionError, "played")
+
+
+def test_deal_errors():
+    data = klaverjas(deal=[h.rsplit(" ", 1)[0] for h in MIXED], played=[])  # 7 cards each
+    del data["hands"]
+    rejects(data, PositionError, "deal[0]")
+    rejects(klaverjas(deal=list(MIXED), played=[]), PositionError, "hands")  # hands and deal together
+    data = klaverjas(played=["SA"])
+    del data["hands"]
+    rejects(data, PositionError, "deal")  # played without deal
+
+
+def test_play_illegal_move():
+    pos = Position.from_dict(klaverjas(hands=list(MIXED))).play("SA")
+    with pytest.raises(IllegalMoveError) as info:
+        pos.play("HA")  # seat 1 must follow spades
+    assert info.value.field == "move" and info.value.index is None
+    with pytest.raises(IllegalMoveError):
+        pos.play("CA")  # not seat 1's card
+    with pytest.raises(CardError):
+        pos.play("C1")

@@ -1,0 +1,219 @@
+"""Klaberjass: RULES.md, "Klaberjass" (seed 004).  Trump is hearts unless said otherwise."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.errors import IllegalMoveError
+
+from .helpers import canon, cards, legal, make_rules, play, position, random_deal, random_playout, values, winner
+
+
+def kb(**options):
+    return make_rules("klaberjass", "H", 0, **options)
+
+
+# --- who may play what -----------------------------------------------------------------------------------
+
+
+def test_seed_rules_follow_else_any_card():
+    r = kb()
+    assert legal(r, "S7 H7 C8", "SA") == canon("S7")
+    assert legal(r, "H7 C8", "SA") == canon("H7 C8")  # "il peut jouer une autre carte, incluant des cartes d'atout"
+    assert legal(r, "H7 HJ S8", "HA") == canon("H7 HJ")  # trump lead: any trump, no need to beat
+
+
+def test_pagat_rules():
+    r = kb(rules="pagat")
+    assert legal(r, "S7 H7 C8", "SA") == canon("S7")
+    assert legal(r, "H7 C8", "SA") == canon("H7")  # void: must trump
+    assert legal(r, "H7 HJ S8", "HA") == canon("HJ")  # trump lead: beat if you can
+    assert legal(r, "H7 HT S8", "HA") == canon("H7 HT")  # cannot beat the Ace: any trump
+
+
+def test_pagat_four_players_overtrump():
+    r = kb(players=4, rules="pagat")
+    assert legal(r, "HA HJ C8", "SA H9") == canon("HJ")
+    assert legal(r, "HA H7 C8", "SA H9") == canon("HA H7")  # cannot overtrump: still trump
+    assert legal(kb(players=4), "HA HJ C8", "SA H9") == canon("HA HJ C8")  # seed rules: any card
+
+
+def test_trick_winner_two_and_four_players():
+    assert winner(kb(), "SA H7") == 1
+    assert winner(kb(), "S7 SA") == 1
+    assert winner(kb(), "HA H9") == 1  # trump J 9 A T K Q 8 7
+    assert winner(kb(), "ST SK") == 0  # plain A T K Q J 9 8 7
+    assert winner(kb(players=4), "SK ST CA H7") == 3
+
+
+def test_points_and_four_player_total():
+    r = kb()
+    assert [r.points(c) for c in cards("HJ H9 HA HT HK HQ H8 H7")] == [20, 14, 11, 10, 4, 3, 0, 0]
+    assert [r.points(c) for c in cards("SA ST SK SQ SJ S9 S8 S7")] == [11, 10, 4, 3, 2, 0, 0, 0]
+    assert sum(r.points(c) for c in r.deck) == 152
+    assert r.trick_value(cards("S7 C7"), last=True) == 10
+
+
+def test_random_four_player_deals_score_162():
+    # no roem, no pit in Klaberjass: every 4-player deal is 152 + 10
+    rng = random.Random(4)
+    rules = kb(players=4)
+    for _ in range(20):
+        pos = position("klaberjass", trump="H", taker=0, options={"players": 4}, hands=random_deal(rules, rng))
+        end = random_playout(pos, rng)
+        assert sum(end.tricks) == 8 and sum(end.scored) == 162
+
+
+# --- bella and sequences -------------------------------------------------------------------------------------
+
+
+def bonuses(hands, trump="H", players=2):
+    return make_rules("klaberjass", trump, 0, players=players).deal_bonuses([cards(h) for h in hands])
+
+
+def test_bella():
+    assert bonuses(["HK HQ S7", "C7 D9 S9"]) == [20, 0]
+    assert bonuses(["HK S7 C9", "HQ D9 S9"]) == [0, 0]  # split between the players: no bella
+    assert bonuses(["SK SQ C9", "HQ D9 S8"], trump="S") == [20, 0]
+
+
+def test_bella_four_players_for_the_team():
+    assert bonuses(["S7", "C7", "C9", "HK HQ"], players=4) == [0, 20]
+
+
+def test_sequence_higher_top_card_wins():
+    # seed 004's example (Q J T is below A K Q), here in two suits: only the A K Q scores
+    assert bonuses(["HQ HJ HT", "SA SK SQ"], trump="C") == [0, 20]
+
+
+def test_sequence_value_before_top_card():
+    assert bonuses(["S7 S8 S9 ST", "DA DK DQ"], trump="C") == [50, 0]  # 4 cards beat 3 with a higher top
+    assert bonuses(["S7 S8 S9 ST SJ", "DA DK DQ DJ"], trump="C") == [0, 50]  # 5 cards are 50 too; then Ace top
+
+
+def test_sequence_tie_trump_wins():
+    # same value and top card: the trump sequence wins; the holder also has the bella
+    assert bonuses(["SK SQ SJ", "HK HQ HJ"], trump="H") == [0, 40]
+
+
+def test_sequence_tie_without_trump_nobody_scores():
+    assert bonuses(["SK SQ SJ", "DK DQ DJ"], trump="H") == [0, 0]
+
+
+def test_sequence_winner_scores_all_its_sequences():
+    assert bonuses(["SA SK SQ D7 D8 D9", "CK CQ CJ"], trump="H") == [40, 0]
+
+
+def test_sequence_order_is_a_k_q_j_t_9_8_7():
+    assert bonuses(["HT HJ HQ", "C7 D9 S9"], trump="C") == [20, 0]  # T J Q is a run
+    assert bonuses(["H9 HJ HQ", "C7 D9 S9"], trump="C") == [0, 0]  # 9 J Q is not
+    assert bonuses(["HJ H9 HA", "C7 D9 S9"], trump="H") == [0, 0]  # trump rank J 9 A does not count
+
+
+def test_sequences_four_players_partner_counts():
+    # side 0 holds the best (A top) and scores its partner's 7 8 9 too; side 1's K Q J scores nothing
+    assert bonuses(["SA SK SQ", "CK CQ CJ", "D7 D8 D9", "H7"], players=4) == [40, 0]
+    # side 1's four-card run beats side 0's
+    assert bonuses(["SA SK SQ", "C7 C8 C9 CT", "D7 D8 D9", "H7"], players=4) == [0, 50]
+    # best sequences tie (K top, no trump): nobody scores, whatever else is held
+    assert bonuses(["SK SQ SJ", "DK DQ DJ", "C7 C8 C9", "H7"], players=4) == [0, 0]
+
+
+DEAL = [
+    "HK HQ SA SK SQ C7 C9 D7 D9",  # bella, and A K Q of spades
+    "HA HT H9 CK CQ CJ D8 DT DQ",  # K Q J of clubs: below the Ace-high run
+]
+
+
+def test_deal_and_played_adds_bella_and_sequences():
+    pos = position("klaberjass", trump="H", taker=0, deal=DEAL, played=[], scored=[5, 0])
+    assert pos.scored == (45, 0)  # 5 given + 20 bella + 20 sequence
+    pos = position("klaberjass", trump="H", taker=0, deal=DEAL, played=["SA", "DQ"])
+    assert pos.scored == (40 + 11 + 3, 0) and pos.leader == 0
+
+
+def test_deal_and_played_rejects_an_illegal_card():
+    # pagat: seat 1 has no spade but holds trumps, so its CK on SA is illegal
+    with pytest.raises(IllegalMoveError) as info:
+        position("klaberjass", trump="H", taker=0, options={"rules": "pagat"}, deal=DEAL, played=["SA", "CK"])
+    assert info.value.index == 1 and info.value.field == "played[1]"
+
+
+# --- the contract: bate and half bate ---------------------------------------------------------------------
+
+
+def test_settle():
+    r = kb()
+    assert r.settle([90, 80], "score") == [90, 80]  # the taker is above: each his own
+    assert r.settle([80, 90], "score") == [0, 170]  # bate
+    assert r.settle([81, 81], "score") == [0, 81]  # half bate, own
+    assert kb(half_bate="seed").settle([81, 81], "score") == [0, 40]  # half of 81, rounded down
+    assert r.settle([80, 90], "raw") == [80, 90]
+
+
+def test_settle_taker_on_side_one():
+    r = make_rules("klaberjass", "H", 1)
+    assert r.settle([90, 80], "score") == [170, 0]
+    assert r.settle([80, 90], "score") == [80, 90]
+    assert r.settle([85, 85], "score") == [85, 0]
+
+
+def test_settle_four_players_taker_seat_two():
+    r = make_rules("klaberjass", "H", 2, players=4)  # seat 2 is side 0
+    assert r.settle([80, 90], "score") == [0, 170]
+
+
+def _last_trick(scored, **options):
+    # seat 0's SA takes the last trick: 11 + 10
+    pos = position("klaberjass", trump="H", taker=0, options=options, hands=["SA", "S7"], tricks=[4, 4], scored=scored)
+    return play(pos, "SA S7")
+
+
+def test_made_through_play():
+    end = _last_trick([70, 80])  # 91 against 80
+    assert end.final_scores() == [91, 80] and end.value_for(0) == 11
+
+
+def test_bate_through_play():
+    end = _last_trick([50, 81])  # 71 against 81
+    assert end.final_scores() == [0, 152] and end.value_for(0) == -152
+
+
+def test_half_bate_through_play():
+    end = _last_trick([60, 81])  # 81 against 81
+    assert end.final_scores() == [0, 81] and end.value_for(0) == -81
+    assert end.with_objective("raw").value_for(0) == 0
+    seed = _last_trick([60, 81], half_bate="seed")
+    assert seed.final_scores() == [0, 40] and seed.value_for(1) == 40
+
+
+# --- the reference search ----------------------------------------------------------------------------------
+
+
+def test_reference_seed_against_pagat():
+    # 2 players, 2 tricks. SA: under seed rules seat 1 throws C8 and keeps H9 for our HA:
+    #   we get 11, it gets HA H9 + 10 = 35: -24.  Under pagat it must trump at once: it gets 25,
+    #   then our HA takes its C8 lead: 21 - 25 = -4.
+    # HA: H9 takes it (25), and the C8 lead wins over our SA (21 more): -46 either way.
+    hands = ["SA HA", "H9 C8"]
+    seed = position("klaberjass", trump="H", taker=0, hands=hands, tricks=[4, 3], objective="raw")
+    pagat = position(
+        "klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], objective="raw"
+    )
+    assert values(seed) == {"SA": -24, "HA": -46}
+    assert values(pagat) == {"SA": -4, "HA": -46}
+
+
+def test_reference_score_with_bate():
+    # the same hands with 90 against 80 scored, objective score:
+    # pagat, SA: seat 1 must trump: 90 + 21 = 111 against 80 + 25 = 105, made: +6.
+    # seed, SA: seat 1 throws C8: 101 against 115, bate: seat 1 scores 216.  HA: 90 against 126, bate.
+    hands = ["SA HA", "H9 C8"]
+    seed = position("klaberjass", trump="H", taker=0, hands=hands, tricks=[4, 3], scored=[90, 80])
+    pagat = position(
+        "klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], scored=[90, 80]
+    )
+    assert values(seed) == {"SA": -216, "HA": -216}
+    assert values(pagat) == {"SA": 6, "HA": -216}
