@@ -88,9 +88,7 @@ def timed(call: Any, column: Column) -> Any:
     return result
 
 
-def bench_set(
-    key: str, n: int, tt_megabytes: int, time_limit: float | None, value_only: bool, progress: bool
-) -> dict[str, Any]:
+def bench_set(key: str, n: int, tt_megabytes: int, time_limit: float | None, value_only: bool, progress: bool) -> dict[str, Any]:
     from solver.analysis import analyse
 
     full, alone = Column(), Column()
@@ -109,10 +107,8 @@ def bench_set(
                 value_only = False
                 alone = Column()
         if progress:
-            sys.stderr.write(f"\r{key}: {i + 1}/{len(set_deals)}  last {full.times_ms[-1]:.0f} ms   ")
+            sys.stderr.write(f"{key}: deal {i + 1}/{len(set_deals)}  {full.times_ms[-1]:.0f} ms\n")
             sys.stderr.flush()
-    if progress:
-        sys.stderr.write("\n")
     return {
         "set": key,
         "game": DEAL_SETS[key].game,
@@ -136,26 +132,34 @@ def _fmt(value: Any, width: int, digits: int = 1) -> str:
     return str(value).rjust(width)
 
 
+HEAD = (
+    f"{'set':21} {'call':10} {'n':>4} {'median':>8} {'p90':>8} {'p99':>8} {'max':>9} "
+    f"{'nodes':>9} {'nodes/s':>9} {'TT MB':>6} {'RSS MB':>7} {'inexact':>7}"
+)
+FOOT = "times: ms per call, wall clock; nodes: mean per call; RSS: peak of the process so far"
+
+
+def print_rows(row: dict[str, Any], out: Any = sys.stdout) -> None:
+    for call in ("analyse", "value_only"):
+        s = row.get(call)
+        if not s:
+            continue
+        print(
+            f"{row['set']:21} {call:10} {s['n']:>4} {_fmt(s['median_ms'], 8)} {_fmt(s['p90_ms'], 8)} "
+            f"{_fmt(s['p99_ms'], 8)} {_fmt(s['max_ms'], 9)} {_fmt(s['mean_nodes'], 9)} "
+            f"{_fmt(s['nodes_per_s'], 9)} {row['tt_megabytes']:>6} {_fmt(row['peak_rss_mb'], 7)} "
+            f"{s['inexact']:>7}",
+            file=out,
+            flush=True,
+        )
+
+
 def print_table(rows: list[dict[str, Any]], out: Any = sys.stdout) -> None:
-    head = (
-        f"{'set':21} {'call':10} {'n':>4} {'median':>8} {'p90':>8} {'p99':>8} {'max':>9} "
-        f"{'nodes':>9} {'nodes/s':>9} {'TT MB':>6} {'RSS MB':>7} {'inexact':>7}"
-    )
-    print(head, file=out)
-    print("-" * len(head), file=out)
+    print(HEAD, file=out)
+    print("-" * len(HEAD), file=out)
     for row in rows:
-        for call in ("analyse", "value_only"):
-            s = row.get(call)
-            if not s:
-                continue
-            print(
-                f"{row['set']:21} {call:10} {s['n']:>4} {_fmt(s['median_ms'], 8)} {_fmt(s['p90_ms'], 8)} "
-                f"{_fmt(s['p99_ms'], 8)} {_fmt(s['max_ms'], 9)} {_fmt(s['mean_nodes'], 9)} "
-                f"{_fmt(s['nodes_per_s'], 9)} {row['tt_megabytes']:>6} {_fmt(row['peak_rss_mb'], 7)} "
-                f"{s['inexact']:>7}",
-                file=out,
-            )
-    print("times in ms per call (wall clock); nodes = mean nodes per call", file=out)
+        print_rows(row, out)
+    print(FOOT, file=out)
 
 
 def machine() -> dict[str, Any]:
@@ -173,9 +177,7 @@ def machine() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--games", nargs="+", choices=list(DEAL_SETS), default=None, help="deal sets to run (default: all)"
-    )
+    parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), default=None, help="deal sets to run (default: all)")
     parser.add_argument(
         "--deals", type=int, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
     )
@@ -201,9 +203,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     rows = []
+    print(HEAD)
+    print("-" * len(HEAD), flush=True)
     for key in args.games or list(DEAL_SETS):
         rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet))
-    print_table(rows)
+        print_rows(rows[-1])
+    print(FOOT)
     if args.json:
         report = {
             "machine": machine(),

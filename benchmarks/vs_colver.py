@@ -224,8 +224,7 @@ def compare(n: int, tt_megabytes: int, localize_mismatches: bool, out: Any) -> i
     theirs_all = [r[1] for r in rows]
     print(file=out)
     print(
-        f"deals {len(rows)}, colver median {statistics.median(theirs_all):.1f} ms, "
-        f"total {sum(theirs_all) / 1000:.2f} s",
+        f"deals {len(rows)}, colver median {statistics.median(theirs_all):.1f} ms, total {sum(theirs_all) / 1000:.2f} s",
         file=out,
     )
     if why is None:
@@ -296,9 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.vs_colver", description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200, help="belote deals to compare (default 200)")
     parser.add_argument("--tt-megabytes", type=int, default=32, help="our table size (default 32)")
-    parser.add_argument(
-        "--check-rules", type=int, default=0, metavar="N", help="also check the rules on N randomly played deals"
-    )
+    parser.add_argument("--check-rules", type=int, default=0, metavar="N", help="also check the rules on N randomly played deals")
     parser.add_argument("--seed", type=int, default=7, help="seed of the --check-rules deals and play")
     parser.add_argument("--no-localize", action="store_true", help="do not follow a mismatch down")
     args = parser.parse_args(argv)

@@ -3,6 +3,9 @@
     >>> from solver import analyse
     >>> result = analyse({"game": "belote", "trump": "H", "hands": [...]})
     >>> result.best, result.value
+
+Also `hint`, `analyse_play` (what each played card cost), `trump_table` (the value
+of a deal for every trump) and `verify_puzzle` (does a puzzle's claim hold).
 """
 
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint
@@ -16,6 +19,18 @@ from .errors import (
     PositionError,
     UnknownGameError,
 )
+from .features import (
+    Claim,
+    ClaimError,
+    PlayAnalysis,
+    PlayedCard,
+    TrumpEntry,
+    TrumpTable,
+    Verdict,
+    analyse_play,
+    trump_table,
+    verify_puzzle,
+)
 from .games import GAMES, Option, Rules, get_game
 from .position import Position
 
@@ -23,23 +38,33 @@ __all__ = [
     "GAMES",
     "Card",
     "CardError",
+    "Claim",
+    "ClaimError",
     "DuplicateCardError",
     "Hint",
     "IllegalMoveError",
     "MoveValue",
     "Option",
     "OptionError",
+    "PlayAnalysis",
+    "PlayedCard",
     "PlisError",
     "Position",
     "PositionError",
     "Result",
     "Rules",
+    "TrumpEntry",
+    "TrumpTable",
     "UnknownGameError",
+    "Verdict",
     "Engine",
     "analyse",
+    "analyse_play",
     "as_position",
     "get_game",
     "hint",
+    "trump_table",
+    "verify_puzzle",
 ]
 
 

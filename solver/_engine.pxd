@@ -52,6 +52,10 @@ cdef struct Tables:
     int16_t four_of_a_kind[16]   # per rank
     uint64_t stuk_mask           # trump King and Queen
     int merge_equivalent         # adjacent equal cards may be searched as one
+    int bound_cuts               # cut-offs from the points still available
+    int null_window_root         # root moves valued by null-window searches (MTD(f))
+    int has_gain                 # some side's points count for the analysed side
+    int has_loss                 # some side's points count against it
 
 
 # A transposition-table entry, 24 bytes:

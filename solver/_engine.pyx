@@ -28,6 +28,7 @@ cdef struct State:
     int scores[MAX_SEATS]        # per side, everything scored so far
     int tricks[MAX_SEATS]        # per side
     int tricks_left
+    int points_left              # card points still in the hands
 
 cdef struct Undo:
     int win_bit
@@ -186,6 +187,7 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     u.leader = s.leader
     u.completed_side = -1
     s.hands[seat] &= ~(<uint64_t>1 << bit)
+    s.points_left -= t.points[bit]
     u.replaced = s.trick[k]
     s.trick[k] = bit
     if k == 0:
@@ -238,6 +240,7 @@ cdef inline void unplay(Ctx* c, int bit, Undo* u) noexcept nogil:
     s.trick_len -= 1
     seat = (s.leader + s.trick_len) % c.t.n_players
     s.hands[seat] |= <uint64_t>1 << bit
+    s.points_left += c.t.points[bit]
     s.trick[s.trick_len] = u.replaced
     s.win_bit = u.win_bit
     s.win_off = u.win_off
@@ -284,6 +287,7 @@ cdef inline uint64_t key_extra(Tables* t, State* s) noexcept nogil:
             if s.tricks[i]:
                 extra |= <uint64_t>1 << (3 + i)
     if t.settle != SETTLE_ADDITIVE:
+        extra |= <uint64_t>1 << 62  # these values are absolute, not relative
         extra |= (<uint64_t>(s.scores[0] & 0xffff)) << 8
         extra |= (<uint64_t>(s.scores[1] & 0xffff)) << 24
     return extra
@@ -358,27 +362,58 @@ cdef void store(Ctx* c, uint64_t cards, uint64_t extra, int base, int lower, int
 
 # --- search -----------------------------------------------------------------------
 
+cdef inline int desirability(Ctx* c, int winner_seat, bint maximising) noexcept nogil:
+    """How much the mover likes `winner_seat` taking the trick: >0 good, <0 bad."""
+    cdef int w = c.t.weight[c.t.side_of[winner_seat]]
+    return w if maximising else -w
+
+
 cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept nogil:
-    """Moves in the order to try them: the table's move, then cards that take the
-    trick, strongest and richest first, then the rest, cheapest first."""
+    """The moves to try, best guess first, one card of each run of equivalent cards.
+
+    Two cards of one hand are equivalent when they are adjacent in their group among
+    the cards still in play (hands and trick) and worth the same points: either can
+    stand for the other.  Order: the table's move; then, after the lead, a card that
+    makes a good winner take the trick, richest first; neutral cards; cheap discards
+    to a bad winner.  Leads: strongest first."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int n = 0, i, j, b, key, tmp_m, tmp_k
+    cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, winner, d
     cdef int keys[64]
-    cdef uint64_t rest = legal
-    cdef int g
+    cdef uint64_t rest = legal, in_play = 0, higher
+    cdef bint maximising, wins
+    seat = (s.leader + s.trick_len) % t.n_players
+    maximising = t.side_of[seat] == t.max_side
+    if t.merge_equivalent:
+        for i in range(t.n_players):
+            in_play |= s.hands[i]
+        for i in range(s.trick_len):
+            in_play |= <uint64_t>1 << s.trick[i]
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
         g = t.group_of[b]
+        if t.merge_equivalent:
+            higher = in_play & t.group_mask[g] & above(in_play, b)
+            if higher:
+                nxt = __builtin_ctzll(higher)
+                if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move:
+                    continue  # `nxt` stands for `b`
         if b == tt_move:
-            key = 100000
+            key = 1000000
         elif s.trick_len == 0:
-            key = 1000 + b % GROUP_WIDTH * 10 + t.points[b]
-        elif (g == t.group_of[s.win_bit] and b > s.win_bit) or (g == t.trump_group and t.group_of[s.win_bit] != t.trump_group):
-            key = 2000 + b % GROUP_WIDTH * 10 + t.points[b]
+            key = 1000 + (b % GROUP_WIDTH) * 16 + t.points[b]
         else:
-            key = 1000 - t.points[b] * 10 - b % GROUP_WIDTH
+            wins = (g == t.group_of[s.win_bit] and b > s.win_bit) or (
+                g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
+            winner = seat if wins else (s.leader + s.win_off) % t.n_players
+            d = desirability(c, winner, maximising)
+            if d > 0:
+                key = 30000 + t.points[b] * 64 - (b % GROUP_WIDTH if wins else 0)
+            elif d == 0:
+                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+            else:
+                key = 10000 - t.points[b] * 64 - b % GROUP_WIDTH
         moves[n] = b
         keys[n] = key
         n += 1
@@ -396,12 +431,25 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     return n
 
 
+cdef inline int available(Tables* t, State* s) noexcept nogil:
+    """An upper bound on the points the remaining tricks can still bring anyone."""
+    cdef int r = s.points_left + t.per_trick_bonus * s.tricks_left + t.last_trick_bonus
+    cdef int i, sides_with_tricks = 0
+    if t.sweep_bonus:
+        for i in range(t.n_sides):
+            if s.tricks[i]:
+                sides_with_tricks += 1
+        if sides_with_tricks <= 1:
+            r += t.sweep_bonus
+    return r
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The value of the position for the analysed side (fail-soft alpha-beta)."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
-    cdef int lo, hi, a0, b0
+    cdef int lo, hi, a0, b0, r
     cdef bint maximising
     cdef uint64_t cards = 0, extra = 0
     cdef Entry* e
@@ -438,6 +486,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             tt_move = e.move
+        if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
+            r = available(t, s)
+            if t.has_gain and base + r <= alpha:
+                return base + r
+            if t.has_loss and base - r >= beta:
+                return base - r
+            if not t.has_gain and base <= alpha:
+                return base
+            if not t.has_loss and base >= beta:
+                return base
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
@@ -477,6 +535,51 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             store(c, cards, extra, base, best, best, best_move)
     return best
 
+
+
+cdef int mtdf(Ctx* c, int guess) noexcept nogil:
+    """The exact value by a series of null-window searches converging from `guess`
+    (MTD(f)); the table keeps the bounds each search learns for the next."""
+    cdef int lower = -INF, upper = INF, g = guess, beta
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = search(c, beta - 1, beta)
+        if c.aborted:
+            return 0
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exact, int* settled_by) noexcept nogil:
+    """The value of the position after a root move, exact or within (alpha, beta).
+
+    Klaverjas nat: if the declarers can make their contract, the value is the raw
+    difference (declarers playing for the raw difference make it and get at least
+    that; defenders playing for it concede at most that, and a nat would be worse
+    for the declarers).  That additive search is fast; only when the contract fails
+    does the search need the totals in its keys.  `settled_by` says which it was."""
+    cdef Tables* t = c.t
+    cdef int v, threshold, total
+    settled_by[0] = t.settle
+    if t.settle == SETTLE_NAT:
+        t.settle = SETTLE_ADDITIVE
+        v = mtdf(c, value_base(t, &c.s))
+        t.settle = SETTLE_NAT
+        if c.aborted:
+            return 0
+        threshold = 1 if t.nat_on_tie else 0
+        if (v >= threshold) if t.max_side == t.nat_side else (-v >= threshold):
+            settled_by[0] = SETTLE_ADDITIVE
+            return v
+        # the defenders score everything; a first guess: no more roem
+        total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + t.last_trick_bonus
+        guess = -total if t.max_side == t.nat_side else total
+    if exact:
+        return mtdf(c, guess)
+    return search(c, alpha, beta)
 
 
 cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
@@ -581,7 +684,8 @@ cdef class Engine:
     cdef object _solve(self, dict spec, double time_limit, long long node_limit, bint all_moves, bint want_line):
         cdef Ctx c
         cdef Undo u
-        cdef int i, n, v, best, alpha, beta, line_len = 0, best_bit = -1
+        cdef int i, n, v, best, alpha, beta, line_len = 0, best_bit = -1, best_mode = 0, settle
+        cdef int modes[64]
         cdef int moves[64]
         cdef int values[64]
         cdef int line[64]
@@ -607,35 +711,40 @@ cdef class Engine:
             for i in range(n):
                 solved[i] = False
             for i in range(n):
-                if all_moves:
-                    alpha = -INF
-                    beta = INF
-                elif maximising:
-                    alpha = best
-                    beta = INF
-                else:
-                    alpha = -INF
-                    beta = best
                 play(&c, moves[i], &u)
-                v = search(&c, alpha, beta)
+                if all_moves and not self.tables.null_window_root:
+                    v = value_after_root_move(&c, 0, -INF, INF, False, &modes[i])
+                elif all_moves:
+                    v = value_after_root_move(&c, values[i - 1] if i > 0 else value_base(c.t, &c.s), 0, 0, True, &modes[i])
+                elif maximising:
+                    v = value_after_root_move(&c, 0, best, INF, False, &modes[i])
+                else:
+                    v = value_after_root_move(&c, 0, -INF, best, False, &modes[i])
                 unplay(&c, moves[i], &u)
                 if c.aborted:
                     break
-                if all_moves:
-                    values[i] = v
-                    solved[i] = True
+                values[i] = v
+                solved[i] = all_moves
                 if (maximising and v > best) or (not maximising and v < best) or best_bit < 0:
                     best = v
                     best_bit = moves[i]
+                    best_mode = modes[i]
             if not c.aborted and want_line and best_bit >= 0:
                 c.node_limit = 0
                 c.deadline = 0.0
+                settle = c.t.settle
+                c.t.settle = best_mode  # follow the line in the search that valued it
                 play(&c, best_bit, &u)
                 line[0] = best_bit
                 line_len = 1 + principal_line(&c, best, &line[1], 63)
+                c.t.settle = settle
         result_values = {}
         for i in range(n):
             result_values[moves[i]] = values[i] if solved[i] else None
+        # cards merged with an equivalent one take its value
+        for bit in range(MAX_BITS):
+            if (legal >> bit) & 1 and bit not in result_values:
+                result_values[bit] = result_values[self._representative(spec, bit, result_values)]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[c.aborted]
         return {
             "values": result_values,
@@ -645,6 +754,19 @@ cdef class Engine:
             "best": best_bit if not c.aborted else None,
             "value": best if not c.aborted and best_bit >= 0 else None,
         }
+
+    cdef int _representative(self, dict spec, int bit, dict solved) except -1:
+        """The card that stood for `bit` at the root: the next stronger one in play."""
+        cdef uint64_t in_play = 0, higher
+        for hand in spec["hands"]:
+            for b in hand:
+                in_play |= <uint64_t>1 << b
+        for b in spec["trick"]:
+            in_play |= <uint64_t>1 << b
+        while bit not in solved:
+            higher = in_play & self.tables.group_mask[self.tables.group_of[bit]] & above(in_play, bit)
+            bit = __builtin_ctzll(higher)
+        return bit
 
     cdef void _load(self, dict spec) except *:
         """Fill the tables; keep the transposition table if nothing it relies on changed."""
@@ -683,6 +805,14 @@ cdef class Engine:
         t.sweep_bonus = spec["sweep_bonus"]
         t.total_tricks = spec["total_tricks"]
         t.roem = spec["roem"]
+        t.merge_equivalent = spec.get("merge_equivalent", not t.roem)
+        t.bound_cuts = spec.get("bound_cuts", 1)
+        t.null_window_root = spec.get("null_window_root", 1)
+        for i in range(t.n_sides):
+            if t.weight[i] > 0:
+                t.has_gain = 1
+            if t.weight[i] < 0:
+                t.has_loss = 1
         if t.roem:
             for bit, (suit, place, rank) in spec["roem_cards"].items():
                 t.roem_suit[bit] = suit
@@ -713,6 +843,11 @@ cdef class Engine:
         s.win_bit = -1
         s.top_trump = -1
         s.tricks_left = spec["tricks_left"]
+        for seat in range(self.tables.n_players):
+            for bit in hands[seat]:
+                s.points_left += self.tables.points[bit]
+        for bit in spec["trick"]:  # the replay below takes these off again
+            s.points_left += self.tables.points[bit]
         for i in range(self.tables.n_sides):
             s.scores[i] = spec["scores"][i]
             s.tricks[i] = spec["tricks"][i]

@@ -1,6 +1,11 @@
 """The `plis` command line.
 
     plis analyse [FILE|-] [--objective O] [--time-limit S] [--node-limit N] [--pretty]
+    plis hint [FILE|-] ...            the best move(s) and the value
+    plis play-analysis [FILE|-] ...   deal + played: what each played card cost
+    plis trumps [FILE|-] ...          deals before play: the value for every trump
+    plis verify [FILE|-] ...          puzzles (position + claim): does each claim hold
+    plis serve [--address HOST:PORT] ...   the gRPC service (service/server.py)
 
 Reads positions as JSON Lines (FORMAT.md) and writes one JSON result per line.  A
 bad line gets an error object on its output line, with its line number; the other
@@ -15,9 +20,10 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from .analysis import DEFAULT_TT_MEGABYTES, Result, analyse
+from .analysis import DEFAULT_TT_MEGABYTES, Hint, Result, analyse
 from .cards import format_cards
 from .errors import PlisError
+from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
 from .position import Position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
@@ -27,6 +33,8 @@ PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "run"):  # a command that reads no positions (serve)
+        return int(args.run(args))
     if not hasattr(args, "handler"):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
@@ -35,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"plis: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
+    summary = args.summary() if hasattr(args, "summary") else None
+    handler = args.handler(args) if summary is None else args.handler(args, summary)
     with source:
-        return run_batch(source, sys.stdout, sys.stderr, args.handler(args), pretty=args.pretty)
+        return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +56,43 @@ def build_parser() -> argparse.ArgumentParser:
     _common(analyse_cmd)
     analyse_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
     analyse_cmd.set_defaults(handler=_analyse_handler)
+
+    hint_cmd = commands.add_parser("hint", help="the best move(s) of each position and its value")
+    _common(hint_cmd)
+    hint_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    hint_cmd.set_defaults(handler=_hint_handler)
+
+    play_cmd = commands.add_parser(
+        "play-analysis", help="positions given as deal + played: the value before and after each card, and what it lost"
+    )
+    _common(play_cmd)
+    play_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    play_cmd.add_argument("--first", type=int, default=0, metavar="I", help="analyse played cards from index I on")
+    play_cmd.set_defaults(handler=_play_handler)
+
+    trumps_cmd = commands.add_parser("trumps", help="deals before play: the value for each trump (and declaring side)")
+    _common(trumps_cmd)
+    trumps_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    trumps_cmd.set_defaults(handler=_trumps_handler)
+
+    verify_cmd = commands.add_parser(
+        "verify", help='puzzles {"position": {...}, "claim": {"best": [...], "value": V}}: does each claim hold'
+    )
+    _common(verify_cmd)
+    verify_cmd.set_defaults(handler=_verify_handler, summary=PuzzleSummary)
+
+    serve_cmd = commands.add_parser("serve", help="run the gRPC analysis service (README, \"Service\")")
+    from service.config import add_serve_arguments
+
+    add_serve_arguments(serve_cmd)
+    serve_cmd.set_defaults(run=_serve)
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from service.server import serve_command  # loads gRPC only for this command
+
+    return serve_command(args)
 
 
 def _common(cmd: argparse.ArgumentParser) -> None:
@@ -77,14 +123,93 @@ def _analyse_handler(args: argparse.Namespace) -> Handler:
     return handle
 
 
+def _hint_handler(args: argparse.Namespace) -> Handler:
+    def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        position = Position.from_dict(data)
+        if args.objective:
+            position = position.with_objective(args.objective)
+        result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
+        found = Hint(result.best, result.value, result.exact)
+        return found.to_dict(), pretty_hint(position, found)
+
+    return handle
+
+
+def _play_handler(args: argparse.Namespace) -> Handler:
+    def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        position = Position.from_dict(data)
+        analysis = analyse_play(
+            position,
+            objective=args.objective,
+            time_limit=args.time_limit,
+            node_limit=args.node_limit,
+            tt_megabytes=args.tt_mb,
+            first=args.first,
+        )
+        return analysis.to_dict(), pretty_play(position, analysis)
+
+    return handle
+
+
+def _trumps_handler(args: argparse.Namespace) -> Handler:
+    def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        table = trump_table(
+            data, objective=args.objective, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb
+        )
+        return table.to_dict(), pretty_trumps(table)
+
+    return handle
+
+
+class PuzzleSummary:
+    """Counts verdicts for the last line of `plis verify`."""
+
+    def __init__(self) -> None:
+        self.counts = {"puzzles": 0, "hold": 0, "fail": 0, "undecided": 0, "unique": 0}
+
+    def add(self, verdict: Verdict) -> None:
+        self.counts["puzzles"] += 1
+        key = {True: "hold", False: "fail", None: "undecided"}[verdict.holds]
+        self.counts[key] += 1
+        self.counts["unique"] += bool(verdict.unique)
+
+    def __call__(self, lines: int, failed: int) -> tuple[dict[str, Any], str, bool]:
+        counts = dict(self.counts, errors=failed)
+        text = (
+            f"{counts['puzzles']} puzzles: {counts['hold']} hold, {counts['fail']} fail, "
+            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move; {failed} lines in error"
+        )
+        return {"summary": counts}, text, counts["fail"] == 0 and counts["undecided"] == 0
+
+
+def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler:
+    def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        position_data, claim = puzzle_from_dict(data)
+        position = Position.from_dict(position_data)
+        verdict = verify_puzzle(position, claim, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
+        summary.add(verdict)
+        return verdict.to_dict(), pretty_verdict(position, claim.to_dict(), verdict)
+
+    return handle
+
+
 def read_lines(source: IO[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(source, 1):
         if line.strip():
             yield number, line
 
 
-def run_batch(source: IO[str], out: IO[str], err: IO[str], handle: Handler, pretty: bool = False) -> int:
-    """Answer each line; a failing line gets an error object and the batch goes on."""
+Summary = Callable[[int, int], tuple[dict[str, Any], str, bool]]
+
+
+def run_batch(
+    source: IO[str], out: IO[str], err: IO[str], handle: Handler, pretty: bool = False, summary: Summary | None = None
+) -> int:
+    """Answer each line; a failing line gets an error object and the batch goes on.
+
+    `summary(lines, failed)`, if given, returns a last line (JSON and text) and
+    whether the batch succeeded; a batch that did not also exits with status 1.
+    """
     lines = list(read_lines(source))
     progress = _progress(len(lines), err)
     failed = 0
@@ -112,9 +237,14 @@ def run_batch(source: IO[str], out: IO[str], err: IO[str], handle: Handler, pret
             progress.update(1)
     if progress is not None:
         progress.close()
+    succeeded = True
+    if summary is not None:
+        answer, text, succeeded = summary(len(lines), failed)
+        out.write((text if pretty else json.dumps(answer)) + "\n")
+        out.flush()
     if failed:
         print(f"plis: {failed} of {len(lines)} lines failed", file=err)
-    return EXIT_SOME_FAILED if failed else EXIT_OK
+    return EXIT_SOME_FAILED if failed or not succeeded else EXIT_OK
 
 
 def _progress(total: int, err: IO[str]) -> Any:
@@ -163,6 +293,86 @@ def pretty_result(position: Position, result: Result) -> str:
         lines.append(f"  final points on a best line: {list(result.points)}")
         lines.append(f"  line: {' '.join(result.line)}")
     lines.append(f"  {status}, {result.nodes} nodes, {result.time_ms:.1f} ms")
+    return "\n".join(lines) + "\n"
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "?"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _header(position: Position, objective: str) -> list[str]:
+    rules = position.rules
+    head = [rules.name]
+    if rules.trump is not None:
+        head.append(f"trump {rules.trump}")
+    if rules.options:
+        head.append(", ".join(f"{k}={v}" for k, v in rules.options.items()))
+    if rules.CONTRACT_FIELD is not None:
+        head.append(f"{rules.CONTRACT_FIELD} {rules.contract_seat}")
+    head.append(f"objective {objective}")
+    return ["  ".join(head)]
+
+
+def pretty_hint(position: Position, found: Hint) -> str:
+    lines = _header(position, position.objective)
+    lines.append(f"  seat {position.to_move} to move: {format_cards(position.hands[position.to_move])}")
+    if position.trick:
+        lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
+    status = "" if found.exact else "  (not exact: a limit stopped the search)"
+    lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")
+    return "\n".join(lines) + "\n"
+
+
+def pretty_play(position: Position, analysis: PlayAnalysis) -> str:
+    lines = _header(position, analysis.objective)
+    lines.append(f"  {'#':>3}  {'seat':>4}  {'card':<5}{'before':>8}{'after':>8}{'lost':>6}  best")
+    for c in analysis.cards:
+        mark = "  <- forced" if c.forced else ("  <- mistake" if c.lost else "")
+        lines.append(
+            f"  {c.index:>3}  {c.seat:>4}  {c.card:<5}{_shown(c.before):>8}{_shown(c.after):>8}{_shown(c.lost):>6}"
+            f"  {' '.join(c.best)}{mark}"
+        )
+    lost = analysis.mistakes
+    if lost:
+        worst = max(lost, key=lambda c: c.lost or 0)
+        costliest = f"{worst.card} (card {worst.index}, seat {worst.seat}), {worst.lost}"
+        lines.append(f"  {len(lost)} cards lost something; the costliest: {costliest}")
+    else:
+        lines.append("  no card lost anything")
+    lines.append(f"  {'exact' if analysis.exact else 'not exact'}, {analysis.nodes} nodes, {analysis.time_ms:.1f} ms")
+    return "\n".join(lines) + "\n"
+
+
+def pretty_trumps(table: TrumpTable) -> str:
+    lines = [f"{table.game}  objective {table.objective}  values for side {table.side} (seat 0 leads)"]
+    contract = any(e.declaring_side is not None for e in table.entries)
+    if contract:
+        lines.append(f"  {'trump':<9}{'side 0 declares':>16}{'side 1 declares':>16}")
+        for trump in dict.fromkeys(e.trump for e in table.entries):
+            lines.append(f"  {trump:<9}{_shown(table.value(trump, 0)):>16}{_shown(table.value(trump, 1)):>16}")
+    else:
+        lines.append(f"  {'trump':<9}{'value':>8}  best leads")
+        for e in table.entries:
+            lines.append(f"  {e.trump:<9}{_shown(e.value):>8}  {' '.join(e.best)}")
+    lines.append(f"  {'exact' if table.exact else 'not exact'}, {table.nodes} nodes, {table.time_ms:.1f} ms")
+    return "\n".join(lines) + "\n"
+
+
+def pretty_verdict(position: Position, claim: dict[str, Any], verdict: Verdict) -> str:
+    word = {True: "HOLDS", False: "DOES NOT HOLD", None: "UNDECIDED (a limit stopped the search)"}[verdict.holds]
+    lines = _header(position, verdict.objective)
+    lines.append(f"  claim {json.dumps(claim)}: {word}")
+    lines.append(
+        f"  value {_shown(verdict.value)}, best {' '.join(verdict.best) or '?'}"
+        f" ({'unique' if verdict.unique else 'not unique' if verdict.unique is not None else 'uniqueness unknown'})"
+    )
+    if verdict.wrong:
+        shown = ", ".join(f"{m.move} {_shown(m.value)}" for m in verdict.claimed if m.move in verdict.wrong)
+        lines.append(f"  not best: {shown}")
+    if verdict.missing:
+        lines.append(f"  also best: {' '.join(verdict.missing)}")
     return "\n".join(lines) + "\n"
 
 

@@ -103,9 +103,7 @@ def test_duplicate_card_between_hand_and_trick():
 
 def test_wrong_number_of_hands():
     rejects(klaverjas(hands=SUITED[:3]), PositionError, "hands")
-    rejects(
-        {"game": "putz", "trump": "H", "options": {"players": 5}, "hands": ["SA", "SK", "SQ"]}, PositionError, "hands"
-    )
+    rejects({"game": "putz", "trump": "H", "options": {"players": 5}, "hands": ["SA", "SK", "SQ"]}, PositionError, "hands")
 
 
 def test_hands_not_a_list():
@@ -137,6 +135,13 @@ def test_tricks_and_scored_shape():
     rejects(klaverjas(tricks=[0, -1]), PositionError, "tricks[1]")
     rejects(klaverjas(scored=[0]), PositionError, "scored")
     rejects(klaverjas(scored=["10", 0]), PositionError, "scored[0]")
+
+
+def test_hand_sizes_follow_the_leader():
+    hands = list(SUITED)
+    hands[2] = "CK CQ CJ CT C9 C8 C7"  # seat 2 led the CA
+    assert Position.from_dict(klaverjas(hands=hands, trick=["CA"], leader=2)).to_move == 3
+    rejects(klaverjas(hands=hands, trick=["CA"], leader=1, tricks=[0, 0]), PositionError, "hands[1]")
 
 
 def test_trick_too_long():
@@ -215,9 +220,7 @@ def test_bad_match_bonus(bonus):
 
 
 def test_bad_players_option():
-    rejects(
-        {"game": "putz", "trump": "H", "options": {"players": 4}, "hands": ["SA"] * 4}, OptionError, "options.players"
-    )
+    rejects({"game": "putz", "trump": "H", "options": {"players": 4}, "hands": ["SA"] * 4}, OptionError, "options.players")
     rejects(klaverjas(options=[]), OptionError, "options")
 
 

@@ -254,9 +254,7 @@ def test_putz_reference_points_and_pomme():
 @pytest.mark.parametrize("before, pomme", [(12, True), (11, False)])
 def test_putz_pomme_is_21_or_more(before, pomme):
     # seat 0's SK takes the last trick: 4 + 5, so it ends with before + 9
-    pos = position(
-        "putz", trump="H", objective="pomme", hands=["SK", "S6", "S7"], tricks=[3, 3, 2], scored=[before, 0, 0]
-    )
+    pos = position("putz", trump="H", objective="pomme", hands=["SK", "S6", "S7"], tricks=[3, 3, 2], scored=[before, 0, 0])
     end = play(pos, "SK S6 S7")
     assert end.scored[0] == before + 9
     assert end.value_for(0) is pomme

@@ -199,9 +199,7 @@ def test_reference_seed_against_pagat():
     # HA: H9 takes it (25), and the C8 lead wins over our SA (21 more): -46 either way.
     hands = ["SA HA", "H9 C8"]
     seed = position("klaberjass", trump="H", taker=0, hands=hands, tricks=[4, 3], objective="raw")
-    pagat = position(
-        "klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], objective="raw"
-    )
+    pagat = position("klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], objective="raw")
     assert values(seed) == {"SA": -24, "HA": -46}
     assert values(pagat) == {"SA": -4, "HA": -46}
 
@@ -212,8 +210,6 @@ def test_reference_score_with_bate():
     # seed, SA: seat 1 throws C8: 101 against 115, bate: seat 1 scores 216.  HA: 90 against 126, bate.
     hands = ["SA HA", "H9 C8"]
     seed = position("klaberjass", trump="H", taker=0, hands=hands, tricks=[4, 3], scored=[90, 80])
-    pagat = position(
-        "klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], scored=[90, 80]
-    )
+    pagat = position("klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], scored=[90, 80])
     assert values(seed) == {"SA": -216, "HA": -216}
     assert values(pagat) == {"SA": 6, "HA": -216}

@@ -110,6 +110,9 @@ def test_seed_void_any_card_unless_a_higher_trump_is_held():
 
 def test_seed_trump_lead_beat_the_previous_trump():
     assert legal(kj(rules="seed"), "HJ H7 S8", "HA") == canon("HJ")
+    # the previous card is the H7: any trump above it will do, where Rotterdam asks to beat the HA
+    assert legal(kj(rules="seed"), "H9 HT H8", "HA H7") == canon("H9 HT H8")
+    assert legal(kj(), "H9 HT H8", "HA H7") == canon("H9")
 
 
 # --- trick winner and points -----------------------------------------------------------------------------
@@ -186,6 +189,8 @@ def test_stuk():
     assert roem("DK DQ DJ S7") == 40  # natural J Q K: 20, and the stuk on top
     assert roem("DK DQ DJ S7", roem_order="rank") == 20  # trump rank J 9 A T K Q: only the stuk
     assert roem("DK DQ DT DA", roem_order="rank") == 70  # Q K T A of trump: 50 + 20
+    assert roem("D8 DQ DK S7", roem_order="rank") == 40  # trump rank 8 Q K: a run, and the stuk
+    assert roem("D8 DQ DK S7") == 20  # natural: 8 and Q are apart, only the stuk
 
 
 def test_roem_scores_for_the_trick_winner():
@@ -205,9 +210,7 @@ def test_pit():
     hands = ["S7", "SA", "S9", "C8"]
     pit = play(position("klaverjas", trump="H", declarer=0, hands=hands, tricks=[0, 7], scored=[0, 141]), "S7 SA S9 C8")
     assert pit.scored == (0, 262)
-    no_pit = play(
-        position("klaverjas", trump="H", declarer=0, hands=hands, tricks=[1, 6], scored=[20, 121]), "S7 SA S9 C8"
-    )
+    no_pit = play(position("klaverjas", trump="H", declarer=0, hands=hands, tricks=[1, 6], scored=[20, 121]), "S7 SA S9 C8")
     assert no_pit.scored == (20, 142)
 
 

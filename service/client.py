@@ -1,0 +1,433 @@
+"""Python clients of the plis service, synchronous and asyncio.
+
+    from service.client import Client
+
+    with Client("localhost:50051") as client:
+        result = client.analyse(position)      # a solver.Result, as solver.analyse gives
+        hint = client.hint(position)           # a solver.Hint
+
+Both clients take positions as the library does (a FORMAT.md dict, its JSON text or
+a `solver.Position`) and return the library's own result classes: `Result`, `Hint`,
+`PlayAnalysis`, `TrumpTable`, `Verdict`.  Bad input raises the library's error
+(`DuplicateCardError`, `IllegalMoveError`...; `.field` is the path in the request,
+e.g. `position.hands[1]`, `.reason` the ErrorInfo reason); any other failure raises
+the `grpc.RpcError` (DEADLINE_EXCEEDED, UNAUTHENTICATED...).  A call that finds the
+server UNAVAILABLE is retried `retries` times with exponential backoff, within its
+timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+
+from solver.analysis import Hint, Result
+from solver.errors import PlisError
+from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict
+from solver.position import Position
+
+from . import convert
+from .config import DEFAULT_ADDRESS
+from .plis.v1 import plis_pb2 as pb
+from .plis.v1 import plis_pb2_grpc as pb_grpc
+
+PositionLike = Position | Mapping[str, Any] | str
+ClaimLike = Claim | Mapping[str, Any]
+BatchItem = tuple[int, Result | PlisError]
+
+DEFAULT_TIMEOUT = 60.0  # seconds, for each call unless given
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+CHANNEL_OPTIONS = [
+    # reconnect soon after the server comes back, so that retries find it
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 2000),
+]
+
+T = TypeVar("T")
+
+
+def library_error(error: grpc.RpcError) -> PlisError | None:
+    """The library's exception for an INVALID_ARGUMENT with an ErrorInfo, else None."""
+    if not isinstance(error, grpc.Call) and not hasattr(error, "trailing_metadata"):
+        return None
+    if error.code() != grpc.StatusCode.INVALID_ARGUMENT:  # type: ignore[attr-defined]
+        return None
+    for key, value in error.trailing_metadata() or ():  # type: ignore[attr-defined]
+        if key != STATUS_DETAILS_KEY:
+            continue
+        status = status_pb2.Status.FromString(value)
+        for detail in status.details:
+            info = error_details_pb2.ErrorInfo()
+            if detail.Unpack(info):
+                return convert.error_from(
+                    {
+                        "reason": info.reason,
+                        "field": info.metadata.get("field", ""),
+                        "message": status.message.split(": ", 1)[-1],
+                        "index": info.metadata.get("index", ""),
+                    }
+                )
+    return None
+
+
+class _Base:
+    """What both clients share: the channel's settings, requests and answers."""
+
+    def __init__(
+        self,
+        address: str,
+        token: str | None,
+        tls: bool,
+        root_certificates: bytes | str | Path | None,
+        tls_server_name: str | None,
+        timeout: float | None,
+        retries: int,
+        backoff: float,
+    ) -> None:
+        self.address = address
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.metadata: tuple[tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
+        self.options = list(CHANNEL_OPTIONS)
+        if tls_server_name:
+            self.options.append(("grpc.ssl_target_name_override", tls_server_name))
+        self.credentials: grpc.ChannelCredentials | None = None
+        if tls or root_certificates is not None:
+            roots = root_certificates
+            if isinstance(roots, (str, Path)):
+                roots = Path(roots).read_bytes()
+            self.credentials = grpc.ssl_channel_credentials(root_certificates=roots)
+
+    def _timeout(self, timeout: float | None) -> float | None:
+        return self.timeout if timeout is None else timeout
+
+    @staticmethod
+    def _limits(time_limit: float | None, node_limit: int | None) -> pb.SearchLimits:
+        return convert.limits_message(time_limit, node_limit)
+
+    @staticmethod
+    def _position(position: PositionLike) -> pb.Position:
+        return convert.position_from_dict(convert.as_position_dict(position))
+
+    def _delays(self, timeout: float | None) -> Iterator[tuple[float | None, float]]:
+        """(this attempt's timeout, the wait before the next) for each attempt."""
+        end = time.monotonic() + timeout if timeout is not None else None
+        for attempt in range(self.retries + 1):
+            left = end - time.monotonic() if end is not None else None
+            if left is not None and left <= 0:
+                return
+            yield left, self.backoff * (2**attempt)
+
+    @staticmethod
+    def _retryable(error: grpc.RpcError, answered: bool = False) -> bool:
+        return not answered and error.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _batch_item(message: pb.AnalyseBatchResponse) -> BatchItem:
+        if message.WhichOneof("outcome") == "error":
+            return message.index, convert.error_from(message.error)
+        return message.index, convert.result_from(message.result)
+
+
+class Client(_Base):
+    """A synchronous client.  Use it in a `with` block, or call `close()`.
+
+    `token`: sent as `authorization: Bearer <token>`.  `tls=True` or
+    `root_certificates` (PEM bytes or a file): a TLS channel (`tls_server_name`
+    overrides the name checked in the certificate).  `timeout`: seconds for each
+    call unless the call gives its own (None: no deadline).  `retries`: attempts
+    after the first when the server is UNAVAILABLE, waiting `backoff`, 2 x
+    `backoff`... seconds in between.
+    """
+
+    def __init__(
+        self,
+        address: str = DEFAULT_ADDRESS,
+        *,
+        token: str | None = None,
+        tls: bool = False,
+        root_certificates: bytes | str | Path | None = None,
+        tls_server_name: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        retries: int = 3,
+        backoff: float = 0.2,
+    ) -> None:
+        super().__init__(address, token, tls, root_certificates, tls_server_name, timeout, retries, backoff)
+        if self.credentials is not None:
+            self.channel = grpc.secure_channel(address, self.credentials, options=self.options)
+        else:
+            self.channel = grpc.insecure_channel(address, options=self.options)
+        self.stub = pb_grpc.SolverStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _unary(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
+        last: grpc.RpcError | None = None
+        for left, wait in self._delays(self._timeout(timeout)):
+            try:
+                return method(request, timeout=left, metadata=self.metadata)
+            except grpc.RpcError as exc:
+                error = library_error(exc)
+                if error is not None:
+                    raise error from None
+                if not self._retryable(exc):
+                    raise
+                last = exc
+                time.sleep(wait)
+        assert last is not None
+        raise last
+
+    def analyse(
+        self,
+        position: PositionLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Result:
+        """Like `solver.analyse`: every legal move with its value."""
+        request = pb.AnalyseRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        return convert.result_from(self._unary(self.stub.Analyse, request, timeout).result)
+
+    def hint(
+        self,
+        position: PositionLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Hint:
+        """Like `solver.hint`: the best move(s) and the value."""
+        request = pb.HintRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        return convert.hint_from(self._unary(self.stub.Hint, request, timeout))
+
+    def analyse_play(
+        self,
+        position: PositionLike,
+        *,
+        first: int = 0,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> PlayAnalysis:
+        """Like `solver.analyse_play`, for a position given as deal + played."""
+        request = pb.AnalysePlayRequest(
+            position=self._position(position), limits=self._limits(time_limit, node_limit), first=first
+        )
+        return convert.play_from(self._unary(self.stub.AnalysePlay, request, timeout))
+
+    def trump_table(
+        self,
+        deal: PositionLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> TrumpTable:
+        """Like `solver.trump_table`, for a deal before play."""
+        request = pb.TrumpTableRequest(position=self._position(deal), limits=self._limits(time_limit, node_limit))
+        return convert.trumps_from(self._unary(self.stub.TrumpTable, request, timeout))
+
+    def verify_puzzle(
+        self,
+        position: PositionLike,
+        claim: ClaimLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Verdict:
+        """Like `solver.verify_puzzle`: does the claim hold."""
+        request = pb.VerifyPuzzleRequest(
+            position=self._position(position), claim=convert.claim_message(claim), limits=self._limits(time_limit, node_limit)
+        )
+        return convert.verdict_from(self._unary(self.stub.VerifyPuzzle, request, timeout))
+
+    def analyse_batch(
+        self,
+        positions: Iterable[PositionLike],
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[BatchItem]:
+        """(index, Result or the position's error) for each position, as each is solved."""
+        request = pb.AnalyseBatchRequest(positions=convert.positions_from(positions), limits=self._limits(time_limit, node_limit))
+        last: grpc.RpcError | None = None
+        for left, wait in self._delays(self._timeout(timeout)):
+            answered = False
+            try:
+                for message in self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata):
+                    answered = True
+                    yield self._batch_item(message)
+                return
+            except grpc.RpcError as exc:
+                error = library_error(exc)
+                if error is not None:
+                    raise error from None
+                if not self._retryable(exc, answered):
+                    raise
+                last = exc
+                time.sleep(wait)
+        if last is not None:
+            raise last
+
+
+class AsyncClient(_Base):
+    """The asyncio client: the same methods as `Client`, to be awaited.
+
+    async with AsyncClient("localhost:50051") as client:
+        result = await client.analyse(position)
+        async for index, answer in client.analyse_batch(positions): ...
+    """
+
+    def __init__(
+        self,
+        address: str = DEFAULT_ADDRESS,
+        *,
+        token: str | None = None,
+        tls: bool = False,
+        root_certificates: bytes | str | Path | None = None,
+        tls_server_name: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        retries: int = 3,
+        backoff: float = 0.2,
+    ) -> None:
+        super().__init__(address, token, tls, root_certificates, tls_server_name, timeout, retries, backoff)
+        if self.credentials is not None:
+            self.channel = grpc.aio.secure_channel(address, self.credentials, options=self.options)
+        else:
+            self.channel = grpc.aio.insecure_channel(address, options=self.options)
+        self.stub = pb_grpc.SolverStub(self.channel)
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _unary(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
+        last: grpc.RpcError | None = None
+        for left, wait in self._delays(self._timeout(timeout)):
+            try:
+                return await method(request, timeout=left, metadata=self.metadata)
+            except grpc.RpcError as exc:
+                error = library_error(exc)
+                if error is not None:
+                    raise error from None
+                if not self._retryable(exc):
+                    raise
+                last = exc
+                await asyncio.sleep(wait)
+        assert last is not None
+        raise last
+
+    async def analyse(
+        self,
+        position: PositionLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Result:
+        request = pb.AnalyseRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        return convert.result_from((await self._unary(self.stub.Analyse, request, timeout)).result)
+
+    async def hint(
+        self,
+        position: PositionLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Hint:
+        request = pb.HintRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        return convert.hint_from(await self._unary(self.stub.Hint, request, timeout))
+
+    async def analyse_play(
+        self,
+        position: PositionLike,
+        *,
+        first: int = 0,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> PlayAnalysis:
+        request = pb.AnalysePlayRequest(
+            position=self._position(position), limits=self._limits(time_limit, node_limit), first=first
+        )
+        return convert.play_from(await self._unary(self.stub.AnalysePlay, request, timeout))
+
+    async def trump_table(
+        self,
+        deal: PositionLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> TrumpTable:
+        request = pb.TrumpTableRequest(position=self._position(deal), limits=self._limits(time_limit, node_limit))
+        return convert.trumps_from(await self._unary(self.stub.TrumpTable, request, timeout))
+
+    async def verify_puzzle(
+        self,
+        position: PositionLike,
+        claim: ClaimLike,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> Verdict:
+        request = pb.VerifyPuzzleRequest(
+            position=self._position(position), claim=convert.claim_message(claim), limits=self._limits(time_limit, node_limit)
+        )
+        return convert.verdict_from(await self._unary(self.stub.VerifyPuzzle, request, timeout))
+
+    async def analyse_batch(
+        self,
+        positions: Iterable[PositionLike],
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        timeout: float | None = None,
+    ) -> AsyncIterator[BatchItem]:
+        request = pb.AnalyseBatchRequest(positions=convert.positions_from(positions), limits=self._limits(time_limit, node_limit))
+        last: grpc.RpcError | None = None
+        for left, wait in self._delays(self._timeout(timeout)):
+            answered = False
+            try:
+                async for message in self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata):
+                    answered = True
+                    yield self._batch_item(message)
+                return
+            except grpc.RpcError as exc:
+                error = library_error(exc)
+                if error is not None:
+                    raise error from None
+                if not self._retryable(exc, answered):
+                    raise
+                last = exc
+                await asyncio.sleep(wait)
+        if last is not None:
+            raise last
+
+
+__all__ = ["AsyncClient", "BatchItem", "Client", "library_error"]

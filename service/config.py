@@ -1,0 +1,94 @@
+"""The settings of `plis serve` (kept apart from the server so that the `plis`
+command line can list them without loading gRPC)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+from dataclasses import dataclass
+
+DEFAULT_ADDRESS = "localhost:50051"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything `plis serve` can set."""
+
+    address: str = DEFAULT_ADDRESS
+    workers: int = 0  # 0: one per core
+    tt_memory_mb: int = 256  # transposition tables of all workers together
+    max_batch: int = 1000  # positions in one AnalyseBatch call
+    max_pending: int = 1000  # calls running or waiting for a worker
+    tls_cert: str | None = None  # PEM files; both or neither
+    tls_key: str | None = None
+    token: str | None = None  # required as `authorization: Bearer <token>` when set
+    grace: float = 5.0  # seconds the calls in flight get at shutdown
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers if self.workers > 0 else (os.cpu_count() or 2)
+
+    @property
+    def tt_megabytes(self) -> int:
+        """Each worker engine's table."""
+        return max(1, self.tt_memory_mb // self.worker_count)
+
+
+def is_loopback(address: str) -> bool:
+    host = address.rsplit(":", 1)[0].strip("[]")
+    if host in ("localhost", ""):
+        return host == "localhost"
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
+    defaults = ServerConfig()
+    cmd.add_argument(
+        "--address",
+        default=DEFAULT_ADDRESS,
+        metavar="HOST:PORT",
+        help=f"where to listen (default {DEFAULT_ADDRESS}; port 0: any free port)",
+    )
+    cmd.add_argument("--workers", type=int, default=0, metavar="N", help="concurrent searches (default: one per core)")
+    cmd.add_argument(
+        "--tt-memory-mb",
+        type=int,
+        default=defaults.tt_memory_mb,
+        metavar="MB",
+        help="transposition tables of all workers together",
+    )
+    cmd.add_argument("--max-batch", type=int, default=defaults.max_batch, metavar="N", help="positions in one AnalyseBatch call")
+    cmd.add_argument("--max-pending", type=int, default=defaults.max_pending, metavar="N", help="calls running or waiting")
+    cmd.add_argument("--tls-cert", metavar="FILE", help="PEM certificate chain: serve over TLS (with --tls-key)")
+    cmd.add_argument("--tls-key", metavar="FILE", help="PEM private key of --tls-cert")
+    cmd.add_argument(
+        "--token-file", metavar="FILE", help="require `authorization: Bearer <token>` with the token in FILE (or set PLIS_TOKEN)"
+    )
+    cmd.add_argument(
+        "--grace", type=float, default=defaults.grace, metavar="SECONDS", help="time the calls in flight get at shutdown"
+    )
+    cmd.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING...")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    token = os.environ.get("PLIS_TOKEN") or None
+    if args.token_file:
+        with open(args.token_file, encoding="utf-8") as f:
+            token = f.read().strip() or None
+    if args.workers < 0 or args.tt_memory_mb < 1 or args.max_batch < 1 or args.max_pending < 1:
+        raise ValueError("--workers must be >= 0, --tt-memory-mb, --max-batch and --max-pending >= 1")
+    return ServerConfig(
+        address=args.address,
+        workers=args.workers,
+        tt_memory_mb=args.tt_memory_mb,
+        max_batch=args.max_batch,
+        max_pending=args.max_pending,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        token=token,
+        grace=args.grace,
+    )

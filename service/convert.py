@@ -1,0 +1,435 @@
+"""Between the protocol messages (service/plis/v1) and the library's dicts and results.
+
+Requests become FORMAT.md dicts, which `Position.from_dict` validates exactly as the
+command line does; results come back from the library's dataclasses.  The client
+uses the reverse direction, so both ends speak in the library's own types.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from google.protobuf import duration_pb2
+
+from solver.analysis import Hint, MoveValue, Result, Value
+from solver.cards import format_cards
+from solver.errors import (
+    CardError,
+    DuplicateCardError,
+    IllegalMoveError,
+    OptionError,
+    PlisError,
+    PositionError,
+    UnknownGameError,
+)
+from solver.features import (
+    Claim,
+    ClaimError,
+    PlayAnalysis,
+    PlayedCard,
+    TrumpEntry,
+    TrumpTable,
+    Verdict,
+    start_of_deal,
+)
+from solver.position import KNOWN_FIELDS, Position
+
+from .plis.v1 import plis_pb2 as pb
+
+ERRORS: dict[str, type[PlisError]] = {
+    cls.reason: cls
+    for cls in (UnknownGameError, OptionError, CardError, DuplicateCardError, PositionError, IllegalMoveError, ClaimError)
+}
+
+# --- positions ---------------------------------------------------------------------
+
+FORMAT_FIELDS = {
+    *KNOWN_FIELDS,
+    "talon",
+    "melded",
+    "sevens",
+    "exchanged",
+    "dealer",
+    "to_declare",
+}  # FORMAT.md, Bésigue included
+_SCALARS = ("trump", "declarer", "taker", "leader", "objective", "exchanged", "dealer", "to_declare")
+_LISTS = ("hands", "trick", "scored", "tricks", "deal", "played", "talon", "sevens")
+
+
+def position_to_dict(message: pb.Position) -> dict[str, Any]:
+    """The FORMAT.md dict of a `Position` message: fields left empty are left out."""
+    data: dict[str, Any] = {"game": message.game}
+    if message.options:
+        data["options"] = {name: _option_value(value) for name, value in message.options.items()}
+    for name in _SCALARS:
+        if message.HasField(name):
+            data[name] = getattr(message, name)
+    for name in _LISTS:
+        values = list(getattr(message, name))
+        if values:
+            data[name] = values
+    if message.melded:
+        data["melded"] = [[{"card": m.card, "kinds": list(m.kinds)} for m in seat.cards] for seat in message.melded]
+    return data
+
+
+def _option_value(value: pb.OptionValue) -> Any:
+    kind = value.WhichOneof("kind")
+    return getattr(value, kind) if kind is not None else None
+
+
+def position_from_dict(data: Mapping[str, Any]) -> pb.Position:
+    """The `Position` message of a FORMAT.md dict.
+
+    Only the shape is checked here (a field the format does not have, a value the
+    message cannot carry); the server validates the position itself.
+    """
+    unknown = sorted(set(data) - FORMAT_FIELDS)
+    if unknown:
+        raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
+    name = "game"
+    try:
+        message = pb.Position(game=data.get("game", ""))
+        name = "options"
+        for option, value in dict(data.get("options") or {}).items():
+            message.options[option].CopyFrom(_option_message(value))
+        for name in _SCALARS:
+            if data.get(name) is not None:
+                setattr(message, name, data[name])
+        for name in _LISTS:
+            values = data.get(name)
+            if values is None:
+                continue
+            if name in ("hands", "deal"):
+                values = [v if isinstance(v, str) else " ".join(v) for v in values]
+            elif name in ("trick", "played", "talon") and isinstance(values, str):
+                values = values.split()
+            getattr(message, name).extend(values)
+        name = "melded"
+        for seat in data.get("melded") or []:
+            entry = message.melded.add()
+            for melded in seat:
+                entry.cards.add(card=melded["card"], kinds=list(melded.get("kinds", [])))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise PositionError(name, f"cannot be sent as given ({type(exc).__name__}: {exc})") from None
+    return message
+
+
+def _option_message(value: Any) -> pb.OptionValue:
+    if isinstance(value, bool):
+        return pb.OptionValue(flag=value)
+    if isinstance(value, int):
+        return pb.OptionValue(number=value)
+    return pb.OptionValue(text=str(value))
+
+
+def as_position_dict(position: Position | Mapping[str, Any] | str) -> dict[str, Any]:
+    """A FORMAT.md dict from what the library accepts as a position."""
+    if isinstance(position, str):
+        data = json.loads(position)
+        if not isinstance(data, dict):
+            raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+        return data
+    if isinstance(position, Position):
+        if position.deal is None:
+            return position.to_dict()
+        # keep the deal + played form (play analysis needs it); scored: what play and
+        # the deal's own bonuses do not explain
+        start = start_of_deal(position)
+        bonuses = position.rules.deal_bonuses(position.deal)
+        data = position.to_dict()
+        for name in ("hands", "trick", "leader", "tricks"):
+            del data[name]
+        data["deal"] = [format_cards(h) for h in position.deal]
+        data["played"] = [str(c) for c in position.played]
+        data["scored"] = [s - b for s, b in zip(start.scored, bonuses)]
+        return data
+    return dict(position)
+
+
+def limits_message(time_limit: float | None, node_limit: int | None) -> pb.SearchLimits:
+    limits = pb.SearchLimits(node_limit=node_limit or 0)
+    if time_limit is not None:
+        limits.time_limit.CopyFrom(duration(time_limit))
+    return limits
+
+
+def duration(seconds: float) -> duration_pb2.Duration:
+    message = duration_pb2.Duration()
+    message.FromNanoseconds(int(round(seconds * 1e9)))
+    return message
+
+
+def limits_from_message(limits: pb.SearchLimits) -> tuple[float | None, int | None]:
+    """(time_limit in seconds or None, node_limit or None)."""
+    time_limit = None
+    if limits.HasField("time_limit"):
+        nanos = limits.time_limit.ToNanoseconds()
+        if nanos <= 0:
+            raise OptionError("limits.time_limit", "must be positive")
+        time_limit = nanos / 1e9
+    if limits.node_limit < 0:
+        raise OptionError("limits.node_limit", "must be positive")
+    return time_limit, limits.node_limit or None
+
+
+# --- values and results ----------------------------------------------------------------
+
+
+def value_message(value: Value | None) -> pb.Value:
+    if value is None:
+        return pb.Value()
+    if isinstance(value, bool):
+        return pb.Value(flag=value)
+    return pb.Value(number=int(value))
+
+
+def value_from(message: pb.Value) -> Value | None:
+    kind = message.WhichOneof("kind")
+    if kind is None:
+        return None
+    return bool(message.flag) if kind == "flag" else int(message.number)
+
+
+def move_message(move: MoveValue) -> pb.MoveValue:
+    message = pb.MoveValue(move=move.move, value=value_message(move.value))
+    if move.value is None:
+        if move.lower is not None:
+            message.lower = move.lower
+        if move.upper is not None:
+            message.upper = move.upper
+    return message
+
+
+def move_from(message: pb.MoveValue) -> MoveValue:
+    value = value_from(message.value)
+    if value is None:
+        return MoveValue(
+            message.move,
+            None,
+            message.lower if message.HasField("lower") else None,
+            message.upper if message.HasField("upper") else None,
+        )
+    return MoveValue(message.move, value)
+
+
+def result_message(result: Result) -> pb.Result:
+    return pb.Result(
+        to_move=result.to_move,
+        side=result.side,
+        objective=result.objective,
+        value=value_message(result.value),
+        moves=[move_message(m) for m in result.moves],
+        best=list(result.best),
+        points=list(result.points or ()),
+        exact=result.exact,
+        nodes=result.nodes,
+        time_ms=result.time_ms,
+        limit=result.limit or "",
+        line=list(result.line),
+    )
+
+
+def result_from(message: pb.Result) -> Result:
+    return Result(
+        to_move=message.to_move,
+        side=message.side,
+        objective=message.objective,
+        value=value_from(message.value),
+        moves=tuple(move_from(m) for m in message.moves),
+        best=tuple(message.best),
+        points=tuple(message.points) if message.points else None,
+        exact=message.exact,
+        nodes=message.nodes,
+        time_ms=message.time_ms,
+        limit=message.limit or None,
+        line=tuple(message.line),
+    )
+
+
+def hint_message(hint: Hint) -> pb.HintResponse:
+    return pb.HintResponse(best=list(hint.best), value=value_message(hint.value), exact=hint.exact)
+
+
+def hint_from(message: pb.HintResponse) -> Hint:
+    return Hint(tuple(message.best), value_from(message.value), message.exact)
+
+
+def error_message(error: PlisError) -> pb.Error:
+    message = pb.Error(reason=error.reason, field=error.field, message=error.message)
+    index = getattr(error, "index", None)
+    if index is not None:
+        message.index = index
+    return message
+
+
+def error_from(message: pb.Error | Mapping[str, str], prefix: str = "") -> PlisError:
+    """The library's exception for an error: its class by reason, the field named."""
+    if isinstance(message, Mapping):
+        reason, field, text = message.get("reason", ""), message.get("field", ""), message.get("message", "")
+        index = int(message["index"]) if message.get("index") else None
+    else:
+        reason, field, text = message.reason, message.field, message.message
+        index = message.index if message.HasField("index") else None
+    cls = ERRORS.get(reason, PlisError)
+    error = IllegalMoveError(prefix + field, text, index) if cls is IllegalMoveError else cls(prefix + field, text)
+    if cls is PlisError:
+        error.reason = reason  # a reason this library version does not know
+    return error
+
+
+# --- play analysis, trump table, verdict ------------------------------------------------------
+
+
+def _optional_int(message: Any, name: str) -> int | None:
+    return getattr(message, name) if message.HasField(name) else None
+
+
+def play_message(analysis: PlayAnalysis) -> pb.AnalysePlayResponse:
+    cards = []
+    for c in analysis.cards:
+        card = pb.PlayedCard(
+            index=c.index,
+            seat=c.seat,
+            side=c.side,
+            card=c.card,
+            before=value_message(c.before),
+            after=value_message(c.after),
+            best=list(c.best),
+            forced=c.forced,
+            exact=c.exact,
+        )
+        if c.lost is not None:
+            card.lost = c.lost
+        cards.append(card)
+    return pb.AnalysePlayResponse(
+        objective=analysis.objective, cards=cards, exact=analysis.exact, nodes=analysis.nodes, time_ms=analysis.time_ms
+    )
+
+
+def play_from(message: pb.AnalysePlayResponse) -> PlayAnalysis:
+    cards = tuple(
+        PlayedCard(
+            index=c.index,
+            seat=c.seat,
+            side=c.side,
+            card=c.card,
+            before=value_from(c.before),
+            after=value_from(c.after),
+            lost=_optional_int(c, "lost"),
+            best=tuple(c.best),
+            forced=c.forced,
+            exact=c.exact,
+        )
+        for c in message.cards
+    )
+    return PlayAnalysis(message.objective, cards, message.exact, message.nodes, message.time_ms)
+
+
+def trumps_message(table: TrumpTable) -> pb.TrumpTableResponse:
+    entries = []
+    for e in table.entries:
+        entry = pb.TrumpEntry(
+            trump=e.trump, value=value_message(e.value), best=list(e.best), points=list(e.points or ()), exact=e.exact
+        )
+        if e.declaring_side is not None:
+            entry.declaring_side = e.declaring_side
+        entries.append(entry)
+    return pb.TrumpTableResponse(
+        game=table.game,
+        objective=table.objective,
+        side=table.side,
+        entries=entries,
+        exact=table.exact,
+        nodes=table.nodes,
+        time_ms=table.time_ms,
+    )
+
+
+def trumps_from(message: pb.TrumpTableResponse) -> TrumpTable:
+    entries = tuple(
+        TrumpEntry(
+            trump=e.trump,
+            declaring_side=_optional_int(e, "declaring_side"),
+            value=value_from(e.value),
+            best=tuple(e.best),
+            points=tuple(e.points) if e.points else None,
+            exact=e.exact,
+        )
+        for e in message.entries
+    )
+    return TrumpTable(message.game, message.objective, entries, message.exact, message.nodes, message.time_ms, message.side)
+
+
+def claim_message(claim: Claim | Mapping[str, Any]) -> pb.Claim:
+    if isinstance(claim, Claim):
+        claim = claim.to_dict()
+    best = claim.get("best", [])
+    if isinstance(best, str):
+        best = best.split()
+    message = pb.Claim(best=list(best))
+    if claim.get("value") is not None:
+        message.value.CopyFrom(value_message(claim["value"]))
+    if claim.get("unique") is not None:
+        message.unique = bool(claim["unique"])
+    return message
+
+
+def claim_to_dict(message: pb.Claim) -> dict[str, Any]:
+    """The claim as the library reads it (`Claim.from_dict` validates it)."""
+    data: dict[str, Any] = {}
+    if message.best:
+        data["best"] = list(message.best)
+    value = value_from(message.value)
+    if value is not None:
+        data["value"] = value
+    if message.HasField("unique"):
+        data["unique"] = message.unique
+    return data
+
+
+def _optional_bool(message: Any, name: str) -> bool | None:
+    return getattr(message, name) if message.HasField(name) else None
+
+
+def verdict_message(verdict: Verdict) -> pb.VerifyPuzzleResponse:
+    message = pb.VerifyPuzzleResponse(
+        objective=verdict.objective,
+        value=value_message(verdict.value),
+        best=list(verdict.best),
+        missing=list(verdict.missing),
+        wrong=list(verdict.wrong),
+        claimed=[move_message(m) for m in verdict.claimed],
+        exact=verdict.exact,
+        nodes=verdict.nodes,
+        time_ms=verdict.time_ms,
+    )
+    for name in ("holds", "best_holds", "value_holds", "unique"):
+        flag = getattr(verdict, name)
+        if flag is not None:
+            setattr(message, name, flag)
+    return message
+
+
+def verdict_from(message: pb.VerifyPuzzleResponse) -> Verdict:
+    return Verdict(
+        holds=_optional_bool(message, "holds"),
+        best_holds=_optional_bool(message, "best_holds"),
+        value_holds=_optional_bool(message, "value_holds"),
+        unique=_optional_bool(message, "unique"),
+        objective=message.objective,
+        value=value_from(message.value),
+        best=tuple(message.best),
+        missing=tuple(message.missing),
+        wrong=tuple(message.wrong),
+        claimed=tuple(move_from(m) for m in message.claimed),
+        exact=message.exact,
+        nodes=message.nodes,
+        time_ms=message.time_ms,
+    )
+
+
+def positions_from(positions: Iterable[Position | Mapping[str, Any] | str]) -> list[pb.Position]:
+    return [position_from_dict(as_position_dict(p)) for p in positions]

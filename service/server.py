@@ -1,0 +1,555 @@
+"""The plis gRPC service: an asyncio server whose searches run in worker threads.
+
+    plis serve --address localhost:50051 [--workers N] [--tt-memory-mb MB]
+               [--max-batch N] [--tls-cert FILE --tls-key FILE] [--token-file FILE]
+
+- The event loop only receives calls and sends answers; every search runs in a
+  pool of `workers` threads, and the engine releases the GIL while it searches, so
+  the searches of different calls use every core.  `workers` bounds the concurrent
+  searches; calls beyond it wait their turn, and beyond `max_pending` calls in all
+  the server answers RESOURCE_EXHAUSTED.
+- Each worker thread has one engine with `tt_memory_mb / workers` MB of
+  transposition table: that bounds the table memory of the whole server.
+- Deadlines: a search gets the call's remaining time as its time limit and the
+  call ends with DEADLINE_EXCEEDED when it runs out.  Cancellation: a search runs
+  in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
+  solved, so the next slice goes on from there) and stops between slices once
+  its call is cancelled.
+- Bad input: INVALID_ARGUMENT with a google.rpc.Status holding one ErrorInfo
+  (reason, field) in the `grpc-status-details-bin` trailer.
+- Standard health checking (grpc.health.v1) and server reflection; graceful
+  shutdown on SIGINT/SIGTERM (NOT_SERVING, then `grace` seconds for the calls in
+  flight, then their searches are cancelled).
+- Optional TLS and an optional token, checked on every call (`authorization:
+  Bearer <token>` metadata; UNAUTHENTICATED without it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hmac
+import logging
+import signal
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from solver.analysis import Hint, Result, _engine, analyse
+from solver.errors import OptionError, PlisError
+from solver.features import Claim, analyse_play, trump_table, verify_puzzle
+from solver.position import Position
+
+from . import convert
+from .config import ServerConfig, add_serve_arguments, config_from_args, is_loopback
+from .plis.v1 import plis_pb2 as pb
+from .plis.v1 import plis_pb2_grpc as pb_grpc
+
+log = logging.getLogger("plis.service")
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name  # plis.v1.Solver
+ERROR_DOMAIN = "plis"
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+FIRST_SLICE = 0.05  # seconds; a slice is where a cancelled call's search stops
+MAX_SLICE = 1.0
+
+T = TypeVar("T")
+
+
+# --- stopping searches ------------------------------------------------------------------
+
+
+class Cancelled(Exception):
+    """The call was cancelled (or the server is shutting down)."""
+
+
+class DeadlineReached(Exception):
+    """The call's deadline passed before its searches were done."""
+
+
+class Guard:
+    """The deadline and the cancellation of one call, for all of its searches.
+
+    `analyse` has the signature of `solver.analyse`, so it can stand in for it in
+    `analyse_play`, `trump_table` and `verify_puzzle` (their `solve` argument).
+    """
+
+    def __init__(self, deadline: float | None, tt_megabytes: int) -> None:
+        self.deadline = deadline  # time.monotonic() seconds, or None
+        self.tt_megabytes = tt_megabytes
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def check(self) -> None:
+        if self._cancelled.is_set():
+            raise Cancelled()
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise DeadlineReached()
+
+    def analyse(
+        self,
+        position: Position,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        engine: Any = None,
+        objective: str | None = None,
+    ) -> Result:
+        """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
+        started = time.monotonic()
+        own_end = started + time_limit if time_limit else None
+        engine = engine if engine is not None else _engine(self.tt_megabytes)
+        nodes = 0
+        slice_length = FIRST_SLICE
+        while True:
+            self.check()
+            now = time.monotonic()
+            ends = [end for end in (own_end, self.deadline) if end is not None]
+            stop_at = min(ends) if ends else None
+            this = slice_length if stop_at is None else min(slice_length, stop_at - now)
+            if this <= 0:  # the request's own time limit, already spent
+                this = 1e-6
+            budget = None
+            if node_limit:
+                budget = max(1, node_limit - nodes)
+            result = analyse(position, objective=objective, time_limit=this, node_limit=budget, engine=engine)
+            nodes += result.nodes
+            if result.limit != "time":  # solved, or the node limit
+                break
+            now = time.monotonic()
+            if own_end is not None and now >= own_end and (self.deadline is None or own_end <= self.deadline):
+                break  # the request's time limit: an inexact result, as the library gives
+            if self.deadline is not None and now >= self.deadline:
+                raise DeadlineReached()
+            slice_length = min(slice_length * 2, MAX_SLICE)
+        return replace(result, nodes=nodes, time_ms=(time.monotonic() - started) * 1000.0)
+
+
+# --- the service ---------------------------------------------------------------------------
+
+
+class InvalidRequest(Exception):
+    """A PlisError, with the path of its field in the request."""
+
+    def __init__(self, error: PlisError, prefix: str = "") -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.field = prefix + error.field
+
+
+def _position(message: pb.Position, name: str = "position") -> Position:
+    try:
+        return Position.from_dict(convert.position_to_dict(message))
+    except PlisError as exc:
+        raise InvalidRequest(exc, f"{name}.") from None
+
+
+def _limits(message: pb.SearchLimits) -> tuple[float | None, int | None]:
+    try:
+        return convert.limits_from_message(message)
+    except PlisError as exc:
+        raise InvalidRequest(exc) from None
+
+
+def _error_status(code: grpc.StatusCode, reason: str, field: str, message: str, index: int | None = None) -> status_pb2.Status:
+    metadata = {"field": field}
+    if index is not None:
+        metadata["index"] = str(index)
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=metadata)
+    status = status_pb2.Status(code=code.value[0], message=f"{field}: {message}")
+    status.details.add().Pack(info)
+    return status
+
+
+async def _abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, status: status_pb2.Status) -> None:
+    await context.abort(code, status.message, trailing_metadata=((STATUS_DETAILS_KEY, status.SerializeToString()),))
+
+
+class SolverServicer(pb_grpc.SolverServicer):
+    """The RPCs of plis.proto; each runs its searches in the worker pool."""
+
+    def __init__(self, config: ServerConfig, pool: ThreadPoolExecutor) -> None:
+        self.config = config
+        self.pool = pool
+        self.pending = 0
+        self.guards: set[Guard] = set()
+
+    # -- plumbing
+    def _guard(self, context: grpc.aio.ServicerContext) -> Guard:
+        remaining = context.time_remaining()
+        deadline = time.monotonic() + remaining if remaining is not None else None
+        return Guard(deadline, self.config.tt_megabytes)
+
+    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
+        """Run `work(guard)` in the pool and turn its failures into the call's status."""
+        if self.pending >= self.config.max_pending:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"more than {self.config.max_pending} calls pending")
+        guard = self._guard(context)
+        self.pending += 1
+        self.guards.add(guard)
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.pool, work, guard)
+        except InvalidRequest as exc:
+            error = exc.error
+            status = _error_status(
+                grpc.StatusCode.INVALID_ARGUMENT, error.reason, exc.field, error.message, getattr(error, "index", None)
+            )
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
+            raise  # not reached: abort raises
+        except DeadlineReached:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the search was done")
+            raise
+        except Cancelled:
+            await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
+            raise
+        finally:
+            guard.cancel()  # a cancelled call's search stops at its next slice
+            self.guards.discard(guard)
+            self.pending -= 1
+
+    def cancel_all(self) -> None:
+        for guard in list(self.guards):
+            guard.cancel()
+
+    # -- the RPCs
+    async def Analyse(self, request: pb.AnalyseRequest, context: grpc.aio.ServicerContext) -> pb.AnalyseResponse:
+        def work(guard: Guard) -> pb.AnalyseResponse:
+            position = _position(request.position)
+            time_limit, node_limit = _limits(request.limits)
+            result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit)
+            return pb.AnalyseResponse(result=convert.result_message(result))
+
+        return await self._call(context, work)
+
+    async def Hint(self, request: pb.HintRequest, context: grpc.aio.ServicerContext) -> pb.HintResponse:
+        def work(guard: Guard) -> pb.HintResponse:
+            position = _position(request.position)
+            time_limit, node_limit = _limits(request.limits)
+            result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit)
+            return convert.hint_message(Hint(result.best, result.value, result.exact))
+
+        return await self._call(context, work)
+
+    async def AnalysePlay(self, request: pb.AnalysePlayRequest, context: grpc.aio.ServicerContext) -> pb.AnalysePlayResponse:
+        def work(guard: Guard) -> pb.AnalysePlayResponse:
+            position = _position(request.position)
+            time_limit, node_limit = _limits(request.limits)
+            if not 0 <= request.first <= len(position.played):
+                error = OptionError("first", f"must be from 0 to {len(position.played)}, got {request.first}")
+                raise InvalidRequest(error)
+            try:
+                analysis = analyse_play(
+                    position, time_limit=time_limit, node_limit=node_limit, first=request.first, solve=guard.analyse
+                )
+            except PlisError as exc:  # not a deal + played position
+                raise InvalidRequest(exc, "position.") from None
+            return convert.play_message(analysis)
+
+        return await self._call(context, work)
+
+    async def TrumpTable(self, request: pb.TrumpTableRequest, context: grpc.aio.ServicerContext) -> pb.TrumpTableResponse:
+        def work(guard: Guard) -> pb.TrumpTableResponse:
+            time_limit, node_limit = _limits(request.limits)
+            try:
+                table = trump_table(
+                    convert.position_to_dict(request.position),
+                    time_limit=time_limit,
+                    node_limit=node_limit,
+                    solve=guard.analyse,
+                )
+            except PlisError as exc:
+                raise InvalidRequest(exc, "position.") from None
+            return convert.trumps_message(table)
+
+        return await self._call(context, work)
+
+    async def VerifyPuzzle(self, request: pb.VerifyPuzzleRequest, context: grpc.aio.ServicerContext) -> pb.VerifyPuzzleResponse:
+        def work(guard: Guard) -> pb.VerifyPuzzleResponse:
+            position = _position(request.position)
+            time_limit, node_limit = _limits(request.limits)
+            try:
+                claim = Claim.from_dict(convert.claim_to_dict(request.claim))
+                verdict = verify_puzzle(position, claim, time_limit=time_limit, node_limit=node_limit, solve=guard.analyse)
+            except PlisError as exc:  # the claim's errors name claim.*
+                raise InvalidRequest(exc) from None
+            return convert.verdict_message(verdict)
+
+        return await self._call(context, work)
+
+    async def AnalyseBatch(
+        self, request: pb.AnalyseBatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.AnalyseBatchResponse]:
+        count = len(request.positions)
+        if count > self.config.max_batch:
+            message = f"holds {count} positions; this server answers at most {self.config.max_batch} a call"
+            status = _error_status(grpc.StatusCode.INVALID_ARGUMENT, "BATCH_TOO_LARGE", "positions", message)
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
+        try:
+            time_limit, node_limit = _limits(request.limits)
+        except InvalidRequest as exc:
+            status = _error_status(grpc.StatusCode.INVALID_ARGUMENT, exc.error.reason, exc.field, exc.error.message)
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
+            return
+
+        def item(guard: Guard, index: int) -> pb.AnalyseBatchResponse:
+            guard.check()
+            try:
+                position = Position.from_dict(convert.position_to_dict(request.positions[index]))
+                result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit)
+            except PlisError as exc:  # this position's error; the batch goes on
+                return pb.AnalyseBatchResponse(index=index, error=convert.error_message(exc))
+            return pb.AnalyseBatchResponse(index=index, result=convert.result_message(result))
+
+        if self.pending >= self.config.max_pending:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"more than {self.config.max_pending} calls pending")
+        guard = self._guard(context)
+        self.pending += 1
+        self.guards.add(guard)
+        loop = asyncio.get_running_loop()
+        running: set[asyncio.Future[pb.AnalyseBatchResponse]] = set()
+        next_index = 0
+        try:
+            while next_index < count or running:
+                # at most `workers` positions of one batch at a time: other calls get their turn
+                while next_index < count and len(running) < self.config.worker_count:
+                    running.add(loop.run_in_executor(self.pool, item, guard, next_index))
+                    next_index += 1
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    try:
+                        answer = future.result()
+                    except DeadlineReached:
+                        await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the batch was done")
+                    except Cancelled:
+                        await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
+                    yield answer
+        finally:
+            guard.cancel()
+            self.guards.discard(guard)
+            self.pending -= 1
+
+
+# --- the token -------------------------------------------------------------------------------
+
+
+class TokenInterceptor(grpc.aio.ServerInterceptor):
+    """Lets a call through only with `authorization: Bearer <token>` metadata."""
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+    def _allowed(self, metadata: Any) -> bool:
+        for key, value in metadata or ():
+            if key == "authorization":
+                given = value.encode() if isinstance(value, str) else bytes(value)
+                return hmac.compare_digest(given, self._expected)
+        return False
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        if handler is None or self._allowed(handler_call_details.invocation_metadata):  # type: ignore[attr-defined]
+            return handler
+        return _denied(handler)
+
+
+_DENIED = "missing or wrong token: send the metadata authorization: Bearer <token>"
+
+
+def _denied(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, _DENIED)
+
+    async def streaming(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, _DENIED)
+        yield None  # pragma: no cover - makes this an async generator
+
+    kinds = {
+        (False, False): grpc.unary_unary_rpc_method_handler,
+        (True, False): grpc.stream_unary_rpc_method_handler,
+        (False, True): grpc.unary_stream_rpc_method_handler,
+        (True, True): grpc.stream_stream_rpc_method_handler,
+    }
+    key = (bool(handler.request_streaming), bool(handler.response_streaming))
+    make: Any = kinds[key]
+    return make(  # type: ignore[no-any-return]
+        streaming if key[1] else unary,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
+
+
+# --- starting and stopping ------------------------------------------------------------------------
+
+
+class PlisServer:
+    """A running server: `await PlisServer.start(config)`, `.port`, `await .stop()`."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.port = 0
+        self.pool = ThreadPoolExecutor(max_workers=config.worker_count, thread_name_prefix="plis-solve")
+        self.servicer = SolverServicer(config, self.pool)
+        self.health = health.aio.HealthServicer()
+        interceptors = [TokenInterceptor(config.token)] if config.token else []
+        self.server = grpc.aio.server(interceptors=interceptors)
+
+    @classmethod
+    async def start(cls, config: ServerConfig) -> PlisServer:
+        if bool(config.tls_cert) != bool(config.tls_key):
+            raise ValueError("TLS needs both a certificate and a key file")
+        self = cls(config)
+        pb_grpc.add_SolverServicer_to_server(self.servicer, self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        names = (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+        reflection.enable_server_reflection(names, self.server)
+        if config.tls_cert and config.tls_key:
+            with open(config.tls_key, "rb") as key, open(config.tls_cert, "rb") as cert:
+                credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
+            self.port = self.server.add_secure_port(config.address, credentials)
+        else:
+            self.port = self.server.add_insecure_port(config.address)
+        if not self.port:
+            raise OSError(f"cannot listen on {config.address}")
+        await self.server.start()
+        for service in ("", SERVICE_NAME):
+            await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+        return self
+
+    async def stop(self, grace: float | None = None) -> None:
+        """NOT_SERVING, then `grace` seconds for the calls in flight, then cancel the rest."""
+        grace = self.config.grace if grace is None else grace
+        await self.health.enter_graceful_shutdown()
+        stopping = self.server.stop(grace)
+        await asyncio.sleep(0)
+        await stopping
+        self.servicer.cancel_all()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    async def wait(self) -> None:
+        await self.server.wait_for_termination()
+
+
+class BackgroundServer:
+    """A server on its own event loop in a daemon thread (tests, benchmarks, scripts).
+
+    with BackgroundServer(ServerConfig(address="localhost:0")) as server:
+        Client(f"localhost:{server.port}")...
+    """
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="plis-server", daemon=True)
+        self.server: PlisServer | None = None
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return self.server.port
+
+    @property
+    def address(self) -> str:
+        host = self.config.address.rsplit(":", 1)[0]
+        return f"{host}:{self.port}"
+
+    def start(self) -> BackgroundServer:
+        self.thread.start()
+        self.server = asyncio.run_coroutine_threadsafe(PlisServer.start(self.config), self.loop).result()
+        return self
+
+    def stop(self, grace: float | None = 0.5) -> None:
+        if self.server is not None:
+            asyncio.run_coroutine_threadsafe(self.server.stop(grace), self.loop).result()
+            self.server = None
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+    def __enter__(self) -> BackgroundServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+async def serve(config: ServerConfig) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+    running = await PlisServer.start(config)
+    host = config.address.rsplit(":", 1)[0]
+    security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
+    print(
+        f"plis: serving {SERVICE_NAME} on {host}:{running.port} ({security}; {config.worker_count} workers, "
+        f"{config.tt_megabytes} MB table each)",
+        file=sys.stderr,
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread, Windows
+            pass
+    await stop.wait()
+    print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
+    await running.stop()
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """`plis serve`."""
+    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING))
+    try:
+        config = config_from_args(args)
+    except (OSError, ValueError) as exc:
+        print(f"plis serve: {exc}", file=sys.stderr)
+        return 2
+    if not is_loopback(config.address) and not (config.tls_cert and config.token):
+        print(
+            f"plis serve: warning: listening on {config.address} without TLS and a token; anyone who can reach it may use it",
+            file=sys.stderr,
+        )
+    try:
+        asyncio.run(serve(config))
+    except (OSError, ValueError, RuntimeError) as exc:
+        print(f"plis serve: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.server", description="Run the plis gRPC service.")
+    add_serve_arguments(parser)
+    return serve_command(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = [
+    "SERVICE_NAME",
+    "BackgroundServer",
+    "Guard",
+    "PlisServer",
+    "ServerConfig",
+    "SolverServicer",
+    "serve",
+]

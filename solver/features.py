@@ -1,0 +1,509 @@
+"""Analyses built on `analyse`: play analysis, the trump table and puzzle verification.
+
+    >>> from solver import analyse_play, trump_table, verify_puzzle
+    >>> analyse_play({"game": "belote", "trump": "H", "deal": [...], "played": [...]})
+    >>> trump_table({"game": "klaberjass", "deal": [...]})
+    >>> verify_puzzle(position, {"best": ["HJ"], "value": 24})
+
+Every function takes a position as `analyse` does (a `Position`, a FORMAT.md dict or
+its JSON text), the same limits (`time_limit` and `node_limit` apply to each search),
+and returns a frozen dataclass with `to_dict()` for JSON.  `solve` replaces `analyse`
+for each search (the service passes one that honours a call's deadline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .analysis import DEFAULT_TT_MEGABYTES, MoveValue, Result, Value, _engine, analyse, as_position, preference
+from .cards import Card, format_cards
+from .errors import IllegalMoveError, PlisError, PositionError
+from .games import get_game
+from .position import Position
+
+Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=)
+PositionLike = Position | Mapping[str, Any] | str
+
+
+class ClaimError(PlisError):
+    """A puzzle claim that is malformed (not a move of the position, a value of the wrong kind)."""
+
+    reason = "INVALID_CLAIM"
+
+
+def _search(solve: Solve | None, position: Position, engine: Any, time_limit: float | None, node_limit: int | None) -> Result:
+    return (solve or analyse)(position, time_limit=time_limit, node_limit=node_limit, engine=engine)
+
+
+# --- play analysis ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """One card of the play, valued for the side that played it.
+
+    `before` is the value of the position before the card (best play from there),
+    `after` the value once the card is played, `lost` how much the card gave away
+    (0 for a best card; a yes/no objective counts a lost `true` as 1).  Values are
+    None when a search limit stopped the analysis before it could tell.
+    """
+
+    index: int  # place in `played`
+    seat: int
+    side: int
+    card: str
+    before: Value | None
+    after: Value | None
+    lost: int | None
+    best: tuple[str, ...]  # the best cards at that point
+    forced: bool  # the only legal card
+    exact: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seat": self.seat,
+            "side": self.side,
+            "card": self.card,
+            "before": self.before,
+            "after": self.after,
+            "lost": self.lost,
+            "best": list(self.best),
+            "forced": self.forced,
+            "exact": self.exact,
+        }
+
+
+@dataclass(frozen=True)
+class PlayAnalysis:
+    """Every played card of a deal with what it cost (like DDS's AnalysePlay)."""
+
+    objective: str
+    cards: tuple[PlayedCard, ...]
+    exact: bool
+    nodes: int
+    time_ms: float
+
+    @property
+    def mistakes(self) -> tuple[PlayedCard, ...]:
+        """The cards that lost something, in the order played."""
+        return tuple(c for c in self.cards if c.lost)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "objective": self.objective,
+            "cards": [c.to_dict() for c in self.cards],
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "time_ms": round(self.time_ms, 3),
+        }
+
+
+def start_of_deal(position: Position) -> Position:
+    """The position at the start of play of a position given as deal + played."""
+    if position.deal is None:
+        raise PositionError("deal", "play analysis needs a position given as deal and played")
+    n_sides = position.rules.n_sides
+    start = replace(position, hands=position.deal, trick=(), leader=0, scored=(0,) * n_sides, tricks=(0,) * n_sides, played=())
+    end = start
+    for card in position.played:
+        end = end.play(card)
+    # what was scored before play (bonuses, Weis): the part of `scored` play does not explain
+    extra = tuple(s - e for s, e in zip(position.scored, end.scored))
+    return replace(start, scored=extra)
+
+
+def analyse_play(
+    position: PositionLike,
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+    engine: Any = None,
+    first: int = 0,
+    solve: Solve | None = None,
+) -> PlayAnalysis:
+    """Value each card of `played` (from index `first` on) against the best card there.
+
+    `position` must be given as `deal` and `played`.  One engine (and its
+    transposition table) serves every position of the deal.
+    """
+    pos = as_position(position)
+    if objective is not None:
+        pos = pos.with_objective(objective)
+    current = start_of_deal(pos)
+    if not 0 <= first <= len(pos.played):
+        raise PositionError("first", f"must be from 0 to {len(pos.played)}, got {first}")
+    eng = engine if engine is not None else _engine(tt_megabytes)
+    cards: list[PlayedCard] = []
+    nodes, time_ms, exact = 0, 0.0, True
+    for index, card in enumerate(pos.played):
+        if index >= first:
+            result = _search(solve, current, eng, time_limit, node_limit)
+            nodes += result.nodes
+            time_ms += result.time_ms
+            exact = exact and result.exact
+            cards.append(_played_card(current, index, card, result))
+        current = current.play(card)
+    return PlayAnalysis(pos.objective, tuple(cards), exact, nodes, time_ms)
+
+
+def _played_card(pos: Position, index: int, card: Card, result: Result) -> PlayedCard:
+    after = next(m.value for m in result.moves if m.move == str(card))
+    before = result.value if result.exact else None
+    lost = None
+    if before is not None and after is not None:
+        lost = preference(pos, before) - preference(pos, after)
+    return PlayedCard(
+        index=index,
+        seat=pos.to_move,
+        side=pos.side,
+        card=str(card),
+        before=before,
+        after=after,
+        lost=lost,
+        best=result.best if result.exact else (),
+        forced=len(result.moves) == 1,
+        exact=result.exact,
+    )
+
+
+# --- trump table -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrumpEntry:
+    """The value of the deal with one trump (and, in Klaverjas and Klaberjass, one declaring side)."""
+
+    trump: str
+    declaring_side: int | None  # the side of the declarer / taker; None where no side declares
+    value: Value | None  # for side 0 (seat 0 leads the deal)
+    best: tuple[str, ...]  # the best opening leads
+    points: tuple[int, ...] | None  # final scores along a line of best play
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"trump": self.trump}
+        if self.declaring_side is not None:
+            data["declaring_side"] = self.declaring_side
+        data.update(
+            value=self.value,
+            best=list(self.best),
+            points=list(self.points) if self.points is not None else None,
+            exact=self.exact,
+        )
+        return data
+
+
+@dataclass(frozen=True)
+class TrumpTable:
+    """The value of a deal for each possible trump, like a bridge double-dummy table.
+
+    Values are for side 0 (seat 0, who leads); in the individual game Putz, seat 0's.
+    """
+
+    game: str
+    objective: str
+    entries: tuple[TrumpEntry, ...]
+    exact: bool
+    nodes: int
+    time_ms: float
+    side: int = 0
+
+    def value(self, trump: str, declaring_side: int | None = None) -> Value | None:
+        for entry in self.entries:
+            if entry.trump == trump and entry.declaring_side == declaring_side:
+                return entry.value
+        raise KeyError((trump, declaring_side))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "objective": self.objective,
+            "side": self.side,
+            "table": [e.to_dict() for e in self.entries],
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "time_ms": round(self.time_ms, 3),
+        }
+
+
+def trump_table(
+    deal: PositionLike,
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+    engine: Any = None,
+    solve: Solve | None = None,
+) -> TrumpTable:
+    """Value a deal before play for every trump of its game (and both declaring sides).
+
+    `deal` is a position at the start of play, as `deal` (with no `played`) or as
+    `hands`; its `trump` and `declarer`/`taker`, if given, are ignored.  The bonuses
+    that depend on the trump (belote, bella, sequences) are computed for each trump;
+    `scored` may carry the others (Weis).
+    """
+    base = _deal_before_play(deal)
+    rules = base.rules
+    game = type(rules)
+    objective = objective if objective is not None else base.objective
+    hands = base.deal if base.deal is not None else base.hands
+    extra = base.scored
+    if base.deal is not None:  # scored holds this trump's bonuses: keep only what was given
+        extra = tuple(s - b for s, b in zip(base.scored, rules.deal_bonuses(hands)))
+    sides: tuple[int | None, ...] = (0, 1) if game.CONTRACT_FIELD is not None else (None,)
+    eng = engine if engine is not None else _engine(tt_megabytes)
+    entries: list[TrumpEntry] = []
+    nodes, time_ms = 0, 0.0
+    for trump in game.TRUMPS:
+        for side in sides:
+            data: dict[str, Any] = {
+                "game": game.name,
+                "options": dict(rules.options),
+                "trump": trump,
+                "deal": [format_cards(h) for h in hands],
+                "scored": list(extra),
+                "objective": objective,
+            }
+            if side is not None:
+                data[str(game.CONTRACT_FIELD)] = side  # seat `side` is of side `side`
+            pos = Position.from_dict(data)
+            result = _search(solve, pos, eng, time_limit, node_limit)
+            nodes += result.nodes
+            time_ms += result.time_ms
+            value = result.value if result.exact else None
+            entries.append(TrumpEntry(trump, side, value, result.best if result.exact else (), result.points, result.exact))
+    return TrumpTable(game.name, objective, tuple(entries), all(e.exact for e in entries), nodes, time_ms)
+
+
+def _deal_before_play(deal: PositionLike) -> Position:
+    """Validate a deal for the trump table: its trump and contract seat may be left out."""
+    if isinstance(deal, str):
+        deal = _json_object(deal)
+    if isinstance(deal, Mapping):
+        data = dict(deal)
+        game = get_game(data.get("game"))
+        if not game.TRUMPS:
+            raise PositionError("game", f"{game.name} has no trump: there is no trump table")
+        data.setdefault("trump", game.TRUMPS[0])
+        if game.CONTRACT_FIELD is not None:
+            data.setdefault(game.CONTRACT_FIELD, 0)
+        position = Position.from_dict(data)
+    elif isinstance(deal, Position):
+        position = deal
+        if not type(position.rules).TRUMPS:
+            raise PositionError("game", f"{position.rules.name} has no trump: there is no trump table")
+    else:
+        position = as_position(deal)  # raises the usual error
+    if position.deal is not None:
+        if position.played:
+            raise PositionError("played", "a trump table is for a deal before play: give no played cards")
+        return position
+    if position.trick or any(position.tricks):
+        where = "trick" if position.trick else "tricks"
+        raise PositionError(where, "a trump table is for a deal before play")
+    if position.leader != 0:
+        raise PositionError("leader", "seat 0 leads the first trick of a deal")
+    return position
+
+
+def _json_object(text: str) -> Any:
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+# --- puzzle verification ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a puzzle says about its position: the winning move(s), the value, uniqueness.
+
+    Leave out what the puzzle does not claim (`best=()`, `value=None`, `unique=None`).
+    """
+
+    best: tuple[str, ...] = ()
+    value: Value | None = None
+    unique: bool | None = None
+
+    @classmethod
+    def from_dict(cls, data: Any, name: str = "claim") -> Claim:
+        if isinstance(data, Claim):
+            return data
+        if not isinstance(data, Mapping):
+            raise ClaimError(name, f"must be an object with best and/or value, got {type(data).__name__}")
+        unknown = sorted(set(data) - {"best", "value", "unique"})
+        if unknown:
+            raise ClaimError(f"{name}.{unknown[0]}", f"unknown field {unknown[0]!r} (a claim has best, value, unique)")
+        best = data.get("best", [])
+        if isinstance(best, str):
+            best = best.split()
+        if not isinstance(best, list) or not all(isinstance(m, str) for m in best):
+            raise ClaimError(f"{name}.best", f"must be a list of moves, got {best!r}")
+        value = data.get("value")
+        if value is not None and (not isinstance(value, int)):
+            raise ClaimError(f"{name}.value", f"must be an integer or true/false, got {value!r}")
+        unique = data.get("unique")
+        if unique is not None and not isinstance(unique, bool):
+            raise ClaimError(f"{name}.unique", f"must be true or false, got {unique!r}")
+        if not best and value is None and unique is None:
+            raise ClaimError(name, "claims nothing: give best (the winning moves) and/or value")
+        return cls(tuple(best), value, unique)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.best:
+            data["best"] = list(self.best)
+        if self.value is not None:
+            data["value"] = self.value
+        if self.unique is not None:
+            data["unique"] = self.unique
+        return data
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a puzzle's claim holds.
+
+    `holds` is true when every part of the claim holds: each claimed move is a best
+    move (`best_holds`), the value is right (`value_holds`), and the winning move is
+    unique if the claim says so.  `unique` says whether the position has exactly one
+    best move, whatever was claimed; `missing` lists best moves the claim left out,
+    `wrong` claimed moves that are not best, and `claimed` the values of the claimed
+    moves.  When a limit stopped the search, the checks it could not decide are None.
+    """
+
+    holds: bool | None
+    best_holds: bool | None  # None: the claim names no move
+    value_holds: bool | None  # None: the claim gives no value
+    unique: bool | None
+    objective: str
+    value: Value | None
+    best: tuple[str, ...]
+    missing: tuple[str, ...]
+    wrong: tuple[str, ...]
+    claimed: tuple[MoveValue, ...]
+    exact: bool
+    nodes: int = 0
+    time_ms: float = 0.0
+    result: Result | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "holds": self.holds,
+            "best_holds": self.best_holds,
+            "value_holds": self.value_holds,
+            "unique": self.unique,
+            "objective": self.objective,
+            "value": self.value,
+            "best": list(self.best),
+            "missing": list(self.missing),
+            "wrong": list(self.wrong),
+            "claimed": [m.to_dict() for m in self.claimed],
+            "exact": self.exact,
+            "nodes": self.nodes,
+            "time_ms": round(self.time_ms, 3),
+        }
+
+
+def verify_puzzle(
+    position: PositionLike,
+    claim: Claim | Mapping[str, Any],
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+    engine: Any = None,
+    solve: Solve | None = None,
+) -> Verdict:
+    """Check `claim` (`Claim` or {"best": [...], "value": v, "unique": bool}) on `position`."""
+    pos = as_position(position)
+    if objective is not None:
+        pos = pos.with_objective(objective)
+    claim = Claim.from_dict(claim)
+    claimed_cards = _claimed_moves(pos, claim)
+    yes_no = pos.objective in ("all_tricks", "pomme")
+    if claim.value is not None and isinstance(claim.value, bool) != yes_no:
+        kind = "true or false" if yes_no else "a number"
+        raise ClaimError("claim.value", f"the {pos.objective} objective's value is {kind}, got {claim.value!r}")
+    eng = engine if engine is not None else _engine(tt_megabytes)
+    result = _search(solve, pos, eng, time_limit, node_limit)
+    values = {m.move: m for m in result.moves}
+    claimed = tuple(values[c] for c in claimed_cards)
+    exact = result.exact
+    best = result.best if exact else ()
+    unique = len(best) == 1 if exact else None
+    best_holds = value_holds = None
+    if claimed and exact:
+        best_holds = all(m in best for m in claimed_cards)
+    elif claimed and all(m.value is not None for m in claimed):
+        # moves solved before the limit: one worse than a solved move is surely not best
+        solved = [m.value for m in result.moves if m.value is not None]
+        top = max(preference(pos, v) for v in solved)
+        if any(preference(pos, m.value) < top for m in claimed if m.value is not None):
+            best_holds = False
+    if claim.value is not None and exact:
+        value_holds = result.value == claim.value and isinstance(result.value, bool) == isinstance(claim.value, bool)
+    parts: list[bool | None] = []
+    if claim.best:
+        parts.append(best_holds)
+    if claim.value is not None:
+        parts.append(value_holds)
+    if claim.unique is not None:
+        parts.append(None if unique is None else unique == claim.unique)
+    holds = False if False in parts else None if None in parts else True
+    return Verdict(
+        holds=holds,
+        best_holds=best_holds,
+        value_holds=value_holds,
+        unique=unique,
+        objective=pos.objective,
+        value=result.value if exact else None,
+        best=best,
+        missing=tuple(m for m in best if m not in claimed_cards) if claimed_cards else (),
+        wrong=tuple(m for m in claimed_cards if exact and m not in best),
+        claimed=claimed,
+        exact=exact,
+        nodes=result.nodes,
+        time_ms=result.time_ms,
+        result=result,
+    )
+
+
+def _claimed_moves(pos: Position, claim: Claim) -> tuple[str, ...]:
+    legal = {str(c) for c in pos.legal_moves()}
+    moves: list[str] = []
+    for i, token in enumerate(claim.best):
+        name = f"claim.best[{i}]"
+        card = str(Card.parse(token, name))
+        if card not in legal:
+            raise IllegalMoveError(name, f"{card} is not a legal move here (legal: {' '.join(sorted(legal))})")
+        if card not in moves:
+            moves.append(card)
+    return tuple(moves)
+
+
+def puzzle_from_dict(data: Any) -> tuple[dict[str, Any], Claim]:
+    """A puzzle line: {"position": {...}, "claim": {...}}, or the position's fields with "claim"."""
+    if not isinstance(data, Mapping):
+        raise PositionError("puzzle", f"must be a JSON object, got {type(data).__name__}")
+    if "claim" not in data:
+        raise ClaimError("claim", "required: what the puzzle claims (best and/or value)")
+    if "position" in data:
+        extra = sorted(set(data) - {"position", "claim"})
+        if extra:
+            raise PositionError(extra[0], f"unknown field {extra[0]!r} (a puzzle has position and claim)")
+        position = data["position"]
+        if not isinstance(position, Mapping):
+            raise PositionError("position", f"must be a JSON object, got {type(position).__name__}")
+        position = dict(position)
+    else:
+        position = {k: v for k, v in data.items() if k != "claim"}
+    return position, Claim.from_dict(data["claim"])

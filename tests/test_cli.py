@@ -1,0 +1,159 @@
+"""The `plis` command line: analyse, hint, play-analysis, trumps and verify."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import analyse, analyse_play, trump_table, verify_puzzle
+from solver.cli import main
+
+from .test_features import EXAMPLE, deal_of, playout
+
+SECOND = {**EXAMPLE, "options": {"rules": "rotterdam"}}
+BAD_CARD = {**EXAMPLE, "hands": ["HJ H9 SX", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"]}
+
+
+def write_lines(path: Path, lines: list[object]) -> Path:
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err
+
+
+def comparable(answer: dict) -> dict:
+    """An answer without what changes from run to run."""
+    return {k: v for k, v in answer.items() if k not in ("time_ms", "nodes")}
+
+
+# --- analyse -----------------------------------------------------------------------------
+
+
+def test_analyse_answers_each_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, "", SECOND])  # a blank line is skipped
+    status, out, _ = run(capsys, "analyse", str(source))
+    assert status == 0 and len(out) == 2
+    for line, position in zip(out, [EXAMPLE, SECOND]):
+        assert comparable(json.loads(line)) == comparable(analyse(position).to_dict())
+
+
+def test_a_bad_line_gets_its_error_and_the_rest_go_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD, "{not json", [1, 2], SECOND])
+    status, out, err = run(capsys, "analyse", str(source))
+    assert status == 1 and len(out) == 5
+    answers = [json.loads(line) for line in out]
+    assert answers[0]["value"] == -96 and answers[4]["best"] == analyse(SECOND).to_dict()["best"]
+    assert answers[1] == {
+        "line": 2,
+        "error": {"field": "hands[0][2]", "reason": "INVALID_CARD", "message": answers[1]["error"]["message"]},
+    }
+    assert answers[2]["line"] == 3 and answers[2]["error"]["reason"] == "INVALID_JSON"
+    assert answers[3]["line"] == 4 and answers[3]["error"]["field"] == "position"
+    assert "3 of 5 lines failed" in err
+
+
+def test_analyse_pretty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD])
+    status, out, _ = run(capsys, "analyse", "--pretty", str(source))
+    text = "\n".join(out)
+    assert status == 1
+    assert "klaverjas" in text and "<- to move" in text and "S8" in text and "-96" in text and "best" in text
+    assert "line 2: error in hands[0][2]" in text
+
+
+def test_analyse_reads_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(EXAMPLE) + "\n"))
+    status, out, _ = run(capsys, "analyse", "-", "--objective", "raw")
+    assert status == 0 and json.loads(out[0])["objective"] == "raw"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(EXAMPLE) + "\n"))
+    status, out, _ = run(capsys, "analyse")  # no file: standard input
+    assert status == 0 and json.loads(out[0])["value"] == -96
+
+
+def test_analyse_limits_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    full = {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": deal_of("klaverjas", 2, "H")}
+    source = write_lines(tmp_path / "in.jsonl", [full])
+    status, out, _ = run(capsys, "analyse", "--node-limit", "5000", str(source))
+    answer = json.loads(out[0])
+    assert status == 0 and answer["exact"] is False and answer["limit"] == "nodes"
+    status, _, err = run(capsys, "analyse", str(tmp_path / "missing.jsonl"))
+    assert status == 2 and "cannot read" in err
+    with pytest.raises(SystemExit) as info:
+        main(["analyse", "--node-limit", "many"])
+    assert info.value.code == 2
+    assert main([]) == 2
+
+
+# --- hint, play-analysis, trumps, verify ------------------------------------------------------------
+
+
+def test_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD])
+    status, out, _ = run(capsys, "hint", str(source))
+    assert status == 1
+    assert json.loads(out[0]) == {"best": ["S8"], "value": -96, "exact": True}
+    assert json.loads(out[1])["error"]["reason"] == "INVALID_CARD"
+    status, out, _ = run(capsys, "hint", "--pretty", str(source))
+    assert "play S8: value -96" in "\n".join(out)
+
+
+def test_play_analysis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = {"game": "klaberjass", "trump": "H", "taker": 0, "deal": deal_of("klaberjass", 3)}
+    data["played"] = playout(data, 3, 10)
+    illegal = {**data, "played": data["played"][:1] + ["XX"]}
+    source = write_lines(tmp_path / "in.jsonl", [data, illegal, EXAMPLE])
+    status, out, _ = run(capsys, "play-analysis", str(source))
+    assert status == 1
+    answer = json.loads(out[0])
+    assert comparable(answer) == comparable(analyse_play(data).to_dict())
+    assert json.loads(out[1])["error"]["field"] == "played[1]"
+    assert json.loads(out[2])["error"]["field"] == "deal"
+    status, out, _ = run(capsys, "play-analysis", "--first", "8", "--pretty", str(source))
+    text = "\n".join(out)
+    assert "before" in text and "lost" in text and data["played"][9] in text
+
+
+def test_trumps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = {"game": "klaberjass", "deal": deal_of("klaberjass", 4)}
+    source = write_lines(tmp_path / "in.jsonl", [deal, {"game": "bassadewitz", "deal": deal_of("bassadewitz", 1)}])
+    status, out, _ = run(capsys, "trumps", str(source))
+    assert status == 1
+    assert comparable(json.loads(out[0])) == comparable(trump_table(deal).to_dict())
+    assert json.loads(out[1])["error"]["field"] == "game"
+    status, out, _ = run(capsys, "trumps", "--pretty", str(source))
+    assert "side 0 declares" in "\n".join(out)
+
+
+def test_verify_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = [
+        {"position": EXAMPLE, "claim": {"best": ["S8"], "value": -96}},
+        {**EXAMPLE, "claim": {"best": ["S8"], "unique": True}},
+    ]
+    source = write_lines(tmp_path / "in.jsonl", puzzles)
+    status, out, _ = run(capsys, "verify", str(source))
+    assert status == 0 and len(out) == 3
+    assert comparable(json.loads(out[0])) == comparable(verify_puzzle(EXAMPLE, {"best": ["S8"], "value": -96}).to_dict())
+    assert json.loads(out[2]) == {"summary": {"puzzles": 2, "hold": 2, "fail": 0, "undecided": 0, "unique": 2, "errors": 0}}
+
+    failing = puzzles + [{"position": EXAMPLE, "claim": {"best": ["ST"]}}, {"position": EXAMPLE, "claim": {"best": ["CK"]}}]
+    source = write_lines(tmp_path / "in2.jsonl", failing)
+    status, out, _ = run(capsys, "verify", str(source))
+    assert status == 1
+    assert json.loads(out[2])["holds"] is False
+    assert json.loads(out[3])["error"] == {
+        "field": "claim.best[0]",
+        "reason": "ILLEGAL_MOVE",
+        "message": json.loads(out[3])["error"]["message"],
+    }
+    assert json.loads(out[4])["summary"] == {"puzzles": 3, "hold": 2, "fail": 1, "undecided": 0, "unique": 3, "errors": 1}
+    status, out, _ = run(capsys, "verify", "--pretty", str(source))
+    text = "\n".join(out)
+    assert "HOLDS" in text and "DOES NOT HOLD" in text and "3 puzzles: 2 hold, 1 fail" in text

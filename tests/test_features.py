@@ -1,0 +1,303 @@
+"""Play analysis, the trump table and puzzle verification, checked against `analyse`.
+
+Full deals only where the feature needs one, in games whose deals solve in
+milliseconds (two-player Klaberjass, Belote); elsewhere late positions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solver import (
+    Claim,
+    ClaimError,
+    Engine,
+    IllegalMoveError,
+    Position,
+    PositionError,
+    analyse,
+    analyse_play,
+    trump_table,
+    verify_puzzle,
+)
+from solver.features import puzzle_from_dict, start_of_deal
+
+from .helpers import make_rules, random_deal
+
+# FORMAT.md's example: seat 1 must play S8 (value -96); ST gives -116
+EXAMPLE = {
+    "game": "klaverjas",
+    "options": {"rules": "amsterdam"},
+    "trump": "H",
+    "declarer": 0,
+    "hands": ["HJ H9 S7", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"],
+    "trick": ["SA"],
+    "leader": 0,
+    "scored": [45, 16],
+    "tricks": [3, 1],
+}
+
+
+def deal_of(game: str, seed: int, trump: str | None = None, **options: object) -> list[str]:
+    return random_deal(make_rules(game, trump, **options), random.Random(f"{game}-{seed}"))
+
+
+def playout(data: dict, seed: int, cards: int) -> list[str]:
+    """The first `cards` moves of a random legal playout of `data` (deal form)."""
+    rng = random.Random(seed)
+    pos = Position.from_dict({**data, "played": []})
+    played = []
+    for _ in range(cards):
+        card = rng.choice(pos.legal_moves())
+        played.append(str(card))
+        pos = pos.play(card)
+    return played
+
+
+# --- play analysis -------------------------------------------------------------------------
+
+
+def klaberjass_play(seed: int = 1, cards: int = 18) -> dict:
+    data = {"game": "klaberjass", "trump": "S", "taker": 1, "deal": deal_of("klaberjass", seed)}
+    return {**data, "played": playout(data, seed, cards)}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_play_analysis_agrees_with_analyse_of_each_position(seed: int) -> None:
+    data = klaberjass_play(seed)
+    analysis = analyse_play(data)
+    assert analysis.exact and analysis.objective == "score"
+    assert [c.card for c in analysis.cards] == data["played"]
+    pos = start_of_deal(Position.from_dict(data))
+    for card in analysis.cards:
+        result = analyse(pos)
+        assert card.seat == pos.to_move and card.side == pos.side
+        assert card.before == result.value
+        assert card.after == next(m.value for m in result.moves if m.move == card.card)
+        assert card.lost == card.before - card.after >= 0
+        assert (card.lost == 0) == (card.card in result.best)
+        assert card.best == result.best
+        assert card.forced == (len(result.moves) == 1)
+        pos = pos.play(card.card)
+    assert analysis.mistakes == tuple(c for c in analysis.cards if c.lost)
+    json.dumps(analysis.to_dict())
+
+
+def test_play_analysis_of_a_whole_deal_ends_where_the_deal_ends() -> None:
+    data = klaberjass_play(4, cards=18)  # 2 players x 9 tricks: every card
+    analysis = analyse_play(data)
+    end = Position.from_dict(data)
+    assert end.is_over
+    last = analysis.cards[-1]
+    assert last.forced and last.lost == 0
+    # the last card's value is the value of the finished deal for its side
+    assert last.after == end.value_for(last.side)
+
+
+def test_play_analysis_from_a_later_card_and_with_one_engine() -> None:
+    data = klaberjass_play(5)
+    whole = analyse_play(data, engine=Engine(8))
+    tail = analyse_play(data, first=10)
+    assert [c.index for c in tail.cards] == list(range(10, 18))
+    assert tail.cards == whole.cards[10:]
+    with pytest.raises(PositionError) as info:
+        analyse_play(data, first=19)
+    assert info.value.field == "first"
+
+
+def test_play_analysis_keeps_bonuses_given_in_scored() -> None:
+    data = klaberjass_play(6)
+    # on the raw objective (bate could turn on the bonus) every value moves by 50
+    raw_plain = analyse_play(data, first=12, objective="raw")
+    raw_weis = analyse_play({**data, "scored": [50, 0]}, first=12, objective="raw")
+    for a, b in zip(raw_plain.cards, raw_weis.cards):
+        shift = 50 if a.side == 0 else -50
+        assert b.before == a.before + shift and b.after == a.after + shift and b.lost == a.lost
+
+
+def test_play_analysis_lowest_points_and_yes_no_objectives() -> None:
+    data = {"game": "bassadewitz", "deal": deal_of("bassadewitz", 1)}
+    data["played"] = playout(data, 1, 24)  # 6 of 8 tricks
+    for objective in ("points", "all_tricks"):
+        analysis = analyse_play(data, objective=objective, first=20)
+        pos = Position.from_dict(data)
+        replay = start_of_deal(pos.with_objective(objective))
+        for card in data["played"][:20]:
+            replay = replay.play(card)
+        for card in analysis.cards:
+            result = analyse(replay)
+            assert card.before == result.value and (card.lost == 0) == (card.card in result.best)
+            if objective == "points":  # fewer points are better: a mistake adds points
+                assert card.lost == card.after - card.before >= 0
+            else:
+                assert isinstance(card.before, bool) and card.lost == int(card.before) - int(card.after)
+            replay = replay.play(card.card)
+
+
+def test_play_analysis_needs_a_deal_and_played() -> None:
+    with pytest.raises(PositionError) as info:
+        analyse_play(EXAMPLE)
+    assert info.value.field == "deal"
+
+
+def test_play_analysis_with_a_limit_leaves_values_unknown() -> None:
+    data = {"game": "klaverjas", "trump": "H", "declarer": 0, "deal": deal_of("klaverjas", 1)}
+    data["played"] = playout(data, 1, 2)
+    analysis = analyse_play(data, node_limit=5000)
+    assert not analysis.exact
+    assert any(c.before is None and c.lost is None and not c.exact for c in analysis.cards)
+
+
+# --- trump table ------------------------------------------------------------------------------
+
+
+def test_trump_table_klaberjass_both_takers() -> None:
+    deal = deal_of("klaberjass", 7)
+    table = trump_table({"game": "klaberjass", "deal": deal})
+    assert table.exact and table.game == "klaberjass" and table.objective == "score" and table.side == 0
+    assert [(e.trump, e.declaring_side) for e in table.entries] == [(t, s) for t in "CSHD" for s in (0, 1)]
+    for entry in table.entries:
+        result = analyse({"game": "klaberjass", "trump": entry.trump, "taker": entry.declaring_side, "deal": deal})
+        assert entry.value == result.value and entry.best == result.best and entry.points == result.points
+        assert table.value(entry.trump, entry.declaring_side) == entry.value
+    json.dumps(table.to_dict())
+    with pytest.raises(KeyError):
+        table.value("H")
+
+
+def test_trump_table_of_belote_has_one_value_per_trump() -> None:
+    deal = deal_of("belote", 4, "H")
+    table = trump_table({"game": "belote", "trump": "C", "deal": deal})  # the trump given is ignored
+    assert [e.trump for e in table.entries] == list("CSHD")
+    assert all(e.declaring_side is None and "declaring_side" not in e.to_dict() for e in table.entries)
+    for entry in table.entries:
+        assert entry.value == analyse({"game": "belote", "trump": entry.trump, "deal": deal}).value
+
+
+def test_trump_table_computes_the_bonuses_of_each_trump() -> None:
+    deal = deal_of("klaberjass", 8)
+    by_deal = trump_table({"game": "klaberjass", "trump": "C", "taker": 1, "deal": deal})
+    by_hands = trump_table({"game": "klaberjass", "hands": deal})
+    assert by_deal.entries == by_hands.entries
+    # a Position object in the deal form: its own trump's bella and sequences are not counted twice
+    position = Position.from_dict({"game": "klaberjass", "trump": "S", "taker": 0, "deal": deal, "scored": [7, 0]})
+    with_weis = trump_table(position, objective="raw")
+    plain = trump_table({"game": "klaberjass", "deal": deal}, objective="raw")
+    assert [e.value for e in with_weis.entries] == [p.value + 7 for p in plain.entries]  # type: ignore[operator]
+    for entry in plain.entries:
+        data = {"game": "klaberjass", "trump": entry.trump, "taker": entry.declaring_side, "deal": deal}
+        assert entry.value == analyse(data, objective="raw").value
+
+
+def test_trump_table_of_jass_has_six_trumps() -> None:
+    table = trump_table({"game": "jass", "hands": deal_of("jass", 1, "H")}, node_limit=20000)
+    assert [e.trump for e in table.entries] == ["C", "S", "H", "D", "obenabe", "undeufe"]
+    assert not table.exact and all(e.value is None for e in table.entries)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"game": "bassadewitz"}, "game"),
+        ({"played": ["C7"]}, "played"),
+        ({"game": "nope"}, "game"),
+    ],
+)
+def test_trump_table_rejects(change: dict, field: str) -> None:
+    data = {"game": "belote", "deal": deal_of("belote", 4, "H")}  # seat 0 holds C7
+    if change.get("game") == "bassadewitz":
+        data = {"deal": deal_of("bassadewitz", 1)}
+    data.update(change)
+    with pytest.raises(ValueError) as info:
+        trump_table(data)
+    assert info.value.field == field  # type: ignore[attr-defined]
+
+
+def test_trump_table_needs_a_deal_before_play() -> None:
+    with pytest.raises(PositionError) as info:
+        trump_table(EXAMPLE)
+    assert info.value.field == "trick"
+
+
+# --- puzzles ------------------------------------------------------------------------------------
+
+
+def test_a_right_claim_holds() -> None:
+    verdict = verify_puzzle(EXAMPLE, {"best": ["S8"], "value": -96, "unique": True})
+    assert verdict.holds and verdict.best_holds and verdict.value_holds and verdict.unique
+    assert verdict.value == -96 and verdict.best == ("S8",) and not verdict.missing and not verdict.wrong
+    assert [m.to_dict() for m in verdict.claimed] == [{"move": "S8", "value": -96}]
+    json.dumps(verdict.to_dict())
+
+
+def test_wrong_claims_do_not_hold() -> None:
+    wrong_move = verify_puzzle(EXAMPLE, {"best": ["ST"]})
+    assert wrong_move.holds is False and wrong_move.best_holds is False and wrong_move.value_holds is None
+    assert wrong_move.wrong == ("ST",) and wrong_move.missing == ("S8",)
+    wrong_value = verify_puzzle(EXAMPLE, {"best": "S8", "value": -95})
+    assert wrong_value.holds is False and wrong_value.best_holds and wrong_value.value_holds is False
+
+
+def test_uniqueness_is_reported_and_may_be_claimed() -> None:
+    position = Position.from_dict(EXAMPLE).play("S8").play("SK")  # seat 3 to move
+    result = analyse(position)
+    several = [m.move for m in result.moves if m.value == result.value]
+    verdict = verify_puzzle(position, Claim(best=(several[0],)))
+    assert verdict.holds and verdict.unique == (len(several) == 1)
+    assert set(verdict.missing) == set(several[1:])
+    claims_unique = verify_puzzle(position, {"best": [several[0]], "unique": True})
+    assert claims_unique.holds is (len(several) == 1)
+
+
+def test_a_puzzle_with_a_yes_no_objective() -> None:
+    late = Position.from_dict({"game": "putz", "trump": "H", "deal": deal_of("putz", 1, "H")})
+    rng = random.Random(3)
+    for _ in range(21):  # 7 of 9 tricks played
+        late = late.play(rng.choice(late.legal_moves()))
+    late = late.with_objective("pomme")
+    result = analyse(late)
+    assert isinstance(result.value, bool)
+    assert verify_puzzle(late, {"value": result.value}).holds
+    assert verify_puzzle(late, {"value": not result.value}).holds is False
+    with pytest.raises(ClaimError) as info:
+        verify_puzzle(late, {"value": 3})
+    assert info.value.field == "claim.value"
+
+
+@pytest.mark.parametrize(
+    ("claim", "error", "field"),
+    [
+        ({}, ClaimError, "claim"),
+        ({"best": ["CK"]}, IllegalMoveError, "claim.best[0]"),  # held, but seat 1 must follow
+        ({"best": ["S8", "XX"]}, ValueError, "claim.best[1]"),
+        ({"value": "big"}, ClaimError, "claim.value"),
+        ({"value": True}, ClaimError, "claim.value"),
+        ({"best": ["S8"], "why": 1}, ClaimError, "claim.why"),
+        ({"unique": "yes"}, ClaimError, "claim.unique"),
+        ([], ClaimError, "claim"),
+    ],
+)
+def test_bad_claims_are_rejected(claim: object, error: type[Exception], field: str) -> None:
+    with pytest.raises(error) as info:
+        verify_puzzle(EXAMPLE, claim)  # type: ignore[arg-type]
+    assert info.value.field == field  # type: ignore[attr-defined]
+
+
+def test_a_limited_search_leaves_the_verdict_undecided() -> None:
+    data = {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": deal_of("klaverjas", 2, "H")}
+    verdict = verify_puzzle(data, {"value": 0}, node_limit=5000)
+    assert verdict.holds is None and verdict.value_holds is None and not verdict.exact
+
+
+def test_puzzle_lines_in_both_shapes() -> None:
+    nested, claim = puzzle_from_dict({"position": EXAMPLE, "claim": {"best": ["S8"]}})
+    flat, claim2 = puzzle_from_dict({**EXAMPLE, "claim": {"best": ["S8"]}})
+    assert nested == flat == EXAMPLE and claim == claim2 == Claim(best=("S8",))
+    with pytest.raises(ClaimError):
+        puzzle_from_dict(EXAMPLE)
+    with pytest.raises(PositionError) as info:
+        puzzle_from_dict({"position": EXAMPLE, "claim": {"value": 1}, "extra": 1})
+    assert info.value.field == "extra"
