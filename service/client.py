@@ -96,7 +96,7 @@ class _Base:
         self.retries = retries
         self.backoff = backoff
         self.metadata: tuple[tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
-        self.options = list(CHANNEL_OPTIONS)
+        self.options: list[tuple[str, int | str]] = list(CHANNEL_OPTIONS)
         if tls_server_name:
             self.options.append(("grpc.ssl_target_name_override", tls_server_name))
         self.credentials: grpc.ChannelCredentials | None = None

@@ -44,7 +44,8 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import Hint, Result, _engine, analyse
+from solver.analysis import Hint, Result, _engine, _result, analyse
+from solver.compile import Outcome, solve
 from solver.errors import OptionError, PlisError
 from solver.features import Claim, analyse_play, trump_table, verify_puzzle
 from solver.position import Position
@@ -63,6 +64,7 @@ FIRST_SLICE = 0.05  # seconds; a slice is where a cancelled call's search stops
 MAX_SLICE = 1.0
 
 T = TypeVar("T")
+S = TypeVar("S", Result, Outcome)
 
 
 # --- stopping searches ------------------------------------------------------------------
@@ -101,6 +103,38 @@ class Guard:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise DeadlineReached()
 
+    def run(self, search: Callable[[float, int | None], S], time_limit: float | None, node_limit: int | None) -> S:
+        """`search(time_limit, node_limit)` in slices until it is done, within the deadline.
+
+        `search` returns something with `limit` and `nodes` (a `Result`, an
+        `Outcome`); the last slice's answer is returned with `nodes` of all slices.
+        """
+        started = time.monotonic()
+        own_end = started + time_limit if time_limit else None
+        nodes = 0
+        slice_length = FIRST_SLICE
+        while True:
+            self.check()
+            now = time.monotonic()
+            ends = [end for end in (own_end, self.deadline) if end is not None]
+            stop_at = min(ends) if ends else None
+            this = slice_length if stop_at is None else max(1e-6, min(slice_length, stop_at - now))
+            budget = max(1, node_limit - nodes) if node_limit else None
+            answer = search(this, budget)
+            nodes += answer.nodes
+            if answer.limit != "time":  # solved, or the node limit
+                break
+            now = time.monotonic()
+            if own_end is not None and now >= own_end and (self.deadline is None or own_end <= self.deadline):
+                break  # the request's own time limit: an inexact answer, as the library gives
+            if self.deadline is not None and now >= self.deadline:
+                raise DeadlineReached()
+            slice_length = min(slice_length * 2, MAX_SLICE)
+        if isinstance(answer, Result):
+            return replace(answer, nodes=nodes)
+        answer.nodes = nodes
+        return answer
+
     def analyse(
         self,
         position: Position,
@@ -111,32 +145,25 @@ class Guard:
     ) -> Result:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
         started = time.monotonic()
-        own_end = started + time_limit if time_limit else None
         engine = engine if engine is not None else _engine(self.tt_megabytes)
-        nodes = 0
-        slice_length = FIRST_SLICE
-        while True:
-            self.check()
-            now = time.monotonic()
-            ends = [end for end in (own_end, self.deadline) if end is not None]
-            stop_at = min(ends) if ends else None
-            this = slice_length if stop_at is None else min(slice_length, stop_at - now)
-            if this <= 0:  # the request's own time limit, already spent
-                this = 1e-6
-            budget = None
-            if node_limit:
-                budget = max(1, node_limit - nodes)
-            result = analyse(position, objective=objective, time_limit=this, node_limit=budget, engine=engine)
-            nodes += result.nodes
-            if result.limit != "time":  # solved, or the node limit
-                break
-            now = time.monotonic()
-            if own_end is not None and now >= own_end and (self.deadline is None or own_end <= self.deadline):
-                break  # the request's time limit: an inexact result, as the library gives
-            if self.deadline is not None and now >= self.deadline:
-                raise DeadlineReached()
-            slice_length = min(slice_length * 2, MAX_SLICE)
-        return replace(result, nodes=nodes, time_ms=(time.monotonic() - started) * 1000.0)
+
+        def search(limit: float, nodes: int | None) -> Result:
+            return analyse(position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine)
+
+        result = self.run(search, time_limit, node_limit)
+        return replace(result, time_ms=(time.monotonic() - started) * 1000.0)
+
+    def hint(self, position: Position, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
+        """`solver.hint`, without replaying a line of best play for its points (not needed)."""
+        engine = _engine(self.tt_megabytes)
+
+        def search(limit: float, nodes: int | None) -> Outcome:
+            return solve(position, engine, time_limit=limit, node_limit=nodes)
+
+        outcome = self.run(search, time_limit, node_limit)
+        outcome.line = []
+        result = _result(position, outcome, 0.0)
+        return Hint(result.best, result.value, result.exact)
 
 
 # --- the service ---------------------------------------------------------------------------
@@ -217,6 +244,12 @@ class SolverServicer(pb_grpc.SolverServicer):
         except Cancelled:
             await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
             raise
+        except Exception as exc:  # a bug, not bad input: say so, keep serving
+            if isinstance(exc, grpc.aio.AbortError):
+                raise
+            log.exception("internal error")
+            await context.abort(grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
+            raise
         finally:
             guard.cancel()  # a cancelled call's search stops at its next slice
             self.guards.discard(guard)
@@ -240,8 +273,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         def work(guard: Guard) -> pb.HintResponse:
             position = _position(request.position)
             time_limit, node_limit = _limits(request.limits)
-            result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit)
-            return convert.hint_message(Hint(result.best, result.value, result.exact))
+            return convert.hint_message(guard.hint(position, time_limit=time_limit, node_limit=node_limit))
 
         return await self._call(context, work)
 
@@ -313,6 +345,12 @@ class SolverServicer(pb_grpc.SolverServicer):
                 result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit)
             except PlisError as exc:  # this position's error; the batch goes on
                 return pb.AnalyseBatchResponse(index=index, error=convert.error_message(exc))
+            except (Cancelled, DeadlineReached):
+                raise
+            except Exception as exc:  # a bug, not bad input: this position only
+                log.exception("internal error on position %d of a batch", index)
+                error = pb.Error(reason="INTERNAL", field="position", message=f"{type(exc).__name__}: {exc}")
+                return pb.AnalyseBatchResponse(index=index, error=error)
             return pb.AnalyseBatchResponse(index=index, result=convert.result_message(result))
 
         if self.pending >= self.config.max_pending:
@@ -438,9 +476,7 @@ class PlisServer:
         """NOT_SERVING, then `grace` seconds for the calls in flight, then cancel the rest."""
         grace = self.config.grace if grace is None else grace
         await self.health.enter_graceful_shutdown()
-        stopping = self.server.stop(grace)
-        await asyncio.sleep(0)
-        await stopping
+        await self.server.stop(grace)
         self.servicer.cancel_all()
         self.pool.shutdown(wait=False, cancel_futures=True)
 
@@ -482,6 +518,8 @@ class BackgroundServer:
             self.server = None
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        if not self.thread.is_alive():
+            self.loop.close()
 
     def __enter__(self) -> BackgroundServer:
         return self.start()

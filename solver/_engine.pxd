@@ -54,15 +54,27 @@ cdef struct Tables:
     int merge_equivalent         # adjacent equal cards may be searched as one
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))
+    int table_inside_tricks      # keep table entries for positions inside a trick too
+    int history_order            # leads ordered by the cut-offs they caused before
+    # Relative ranks: at a trick boundary, the zero-point cards still in play of each
+    # run of zero-point cards are keyed as the lowest cards of that run, with their
+    # owners spelt out; positions that differ only in which of them were played meet.
+    int relative_ranks
+    int n_segments
+    uint64_t segment_mask[MAX_BITS]
+    int owner_bits
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it
 
 
-# A transposition-table entry, 24 bytes:
-# | cards u64 | extra u64 | lower i16 | upper i16 | move u8 | generation u8 | pad 2 |
+# A transposition-table entry, 32 bytes:
+# | cards u64 | extra u64 | totals u64 | lower i16 | upper i16 | move u8 | generation u8 | pad 2 |
+# `cards`: every card not yet in a finished trick; `extra`: leader, trick cards, who
+# has taken a trick; `totals`: both sides' scores when values are not additive.
 cdef struct Entry:
     uint64_t cards
     uint64_t extra
+    uint64_t totals
     int16_t lower
     int16_t upper
     uint8_t move

@@ -5,7 +5,7 @@ game comes in `Tables`, filled by solver/compile.py.  The search runs without th
 and touches only its own `Engine`.
 """
 
-from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -39,6 +39,12 @@ cdef struct Undo:
     int gained
     int replaced                 # the trick slot's card before (a finished trick's)
 
+cdef struct Key:
+    uint64_t cards
+    uint64_t extra
+    uint64_t totals
+
+
 cdef struct Ctx:
     Tables* t
     State s
@@ -49,6 +55,11 @@ cdef struct Ctx:
     int64_t node_limit           # 0: none
     double deadline              # 0: none
     int aborted                  # LIMIT_*
+    int64_t probes               # statistics for benchmarks
+    int64_t hits
+    int64_t cuts
+    int64_t passes               # null-window searches run by MTD(f)
+    int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
 
 
 cdef inline double now() noexcept nogil:
@@ -279,34 +290,68 @@ cdef inline int value_base(Tables* t, State* s) noexcept nogil:
 
 # --- transposition table ----------------------------------------------------------
 
-cdef inline uint64_t key_extra(Tables* t, State* s) noexcept nogil:
-    cdef uint64_t extra = <uint64_t>s.leader
+cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
+    """What identifies a position within one deal (the table is emptied between deals)."""
     cdef int i
+    k.cards = 0
+    for i in range(t.n_players):
+        k.cards |= s.hands[i]
+    k.extra = <uint64_t>s.leader | (<uint64_t>s.trick_len << 3)
+    for i in range(s.trick_len):
+        k.cards |= <uint64_t>1 << s.trick[i]
+        k.extra |= <uint64_t>s.trick[i] << (6 + 6 * i)
     if t.sweep_bonus:
         for i in range(t.n_sides):
             if s.tricks[i]:
-                extra |= <uint64_t>1 << (3 + i)
+                k.extra |= <uint64_t>1 << (40 + i)
+    k.totals = 0
+    if t.relative_ranks and s.trick_len == 0:
+        k.totals = relabel_zero_cards(t, s, &k.cards)
     if t.settle != SETTLE_ADDITIVE:
-        extra |= <uint64_t>1 << 62  # these values are absolute, not relative
-        extra |= (<uint64_t>(s.scores[0] & 0xffff)) << 8
-        extra |= (<uint64_t>(s.scores[1] & 0xffff)) << 24
-    return extra
+        k.extra |= <uint64_t>1 << 63  # these values are absolute, not relative
+        k.totals = (<uint64_t><uint32_t>s.scores[0]) | ((<uint64_t><uint32_t>s.scores[1]) << 32)
 
 
-cdef inline uint64_t mix(uint64_t cards, uint64_t extra) noexcept nogil:
-    cdef uint64_t z = cards ^ (extra * <uint64_t>0x9E3779B97F4A7C15)
+cdef inline uint64_t relabel_zero_cards(Tables* t, State* s, uint64_t* cards) noexcept nogil:
+    """Key the zero-point cards in play as the lowest of their run; return their owners."""
+    cdef uint64_t owners = 0, rem, low, m
+    cdef int i, b, seat, shift = 0
+    for i in range(t.n_segments):
+        m = t.segment_mask[i]
+        rem = cards[0] & m
+        if rem == 0:
+            continue
+        low = m & (~m + 1)
+        cards[0] = (cards[0] & ~m) | ((low << popcount(rem)) - low)
+        while rem:
+            b = __builtin_ctzll(rem)
+            rem &= rem - 1
+            seat = 0
+            while not (s.hands[seat] >> b) & 1:
+                seat += 1
+            owners |= <uint64_t>seat << shift
+            shift += t.owner_bits
+    return owners
+
+
+cdef inline uint64_t mix(Key* k) noexcept nogil:
+    cdef uint64_t z = k.cards ^ (k.extra * <uint64_t>0x9E3779B97F4A7C15) ^ (k.totals * <uint64_t>0xC2B2AE3D27D4EB4F)
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
 
 
-cdef inline Entry* probe(Ctx* c, uint64_t cards, uint64_t extra) noexcept nogil:
-    cdef uint64_t i = mix(cards, extra) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+cdef inline bint same_key(Entry* e, Key* k) noexcept nogil:
+    return e.cards == k.cards and e.extra == k.extra and e.totals == k.totals
+
+
+cdef inline Entry* probe(Ctx* c, Key* k) noexcept nogil:
+    cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
     cdef int j
     cdef Entry* e
     for j in range(BUCKET):
         e = &c.table[i + j]
-        if e.generation == c.generation and e.cards == cards and e.extra == extra:
+        if e.generation == c.generation and same_key(e, k):
             return e
     return NULL
 
@@ -327,16 +372,16 @@ cdef inline int unrel(int16_t v, int base) noexcept nogil:
     return v + base
 
 
-cdef void store(Ctx* c, uint64_t cards, uint64_t extra, int base, int lower, int upper, int move) noexcept nogil:
+cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexcept nogil:
     """Keep bounds on a position's value.  Replacement: the same key merges its
     bounds; otherwise the slot holding fewer cards (cheaper to redo) gives way."""
-    cdef uint64_t i = mix(cards, extra) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+    cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
     cdef Entry* e
     cdef Entry* victim = NULL
     cdef int j, lo, hi
     for j in range(BUCKET):
         e = &c.table[i + j]
-        if e.generation == c.generation and e.cards == cards and e.extra == extra:
+        if e.generation == c.generation and same_key(e, k):
             lo = unrel(e.lower, base)
             hi = unrel(e.upper, base)
             if lower > lo:
@@ -352,8 +397,9 @@ cdef void store(Ctx* c, uint64_t cards, uint64_t extra, int base, int lower, int
                 victim = e
         elif victim == NULL or (victim.generation == c.generation and popcount(e.cards) < popcount(victim.cards)):
             victim = e
-    victim.cards = cards
-    victim.extra = extra
+    victim.cards = k.cards
+    victim.extra = k.extra
+    victim.totals = k.totals
     victim.lower = clamp_rel(lower, base)
     victim.upper = clamp_rel(upper, base)
     victim.move = <uint8_t>move
@@ -402,7 +448,10 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         if b == tt_move:
             key = 1000000
         elif s.trick_len == 0:
-            key = 1000 + (b % GROUP_WIDTH) * 16 + t.points[b]
+            if t.history_order:
+                key = 1000 + c.history[seat][b]
+            else:
+                key = 1000 + (b % GROUP_WIDTH) * 16 + t.points[b]
         else:
             wins = (g == t.group_of[s.win_bit] and b > s.win_bit) or (
                 g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
@@ -435,6 +484,8 @@ cdef inline int available(Tables* t, State* s) noexcept nogil:
     """An upper bound on the points the remaining tricks can still bring anyone."""
     cdef int r = s.points_left + t.per_trick_bonus * s.tricks_left + t.last_trick_bonus
     cdef int i, sides_with_tricks = 0
+    for i in range(s.trick_len):
+        r += t.points[s.trick[i]]
     if t.sweep_bonus:
         for i in range(t.n_sides):
             if s.tricks[i]:
@@ -451,7 +502,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
     cdef int lo, hi, a0, b0, r
     cdef bint maximising
-    cdef uint64_t cards = 0, extra = 0
+    cdef bint use_table
+    cdef Key key
     cdef Entry* e
     cdef int moves[64]
     cdef Undo u
@@ -465,19 +517,21 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if c.aborted:
         return 0
 
-    # 1. at a trick boundary: the end of the deal, or what the table knows
-    if s.trick_len == 0:
-        if s.tricks_left == 0:
-            return final_value(t, s)
-        for i in range(t.n_players):
-            cards |= s.hands[i]
-        extra = key_extra(t, s)
-        base = value_base(t, s)
-        e = probe(c, cards, extra)
+    # 1. the end of the deal; what the table knows; what the points left allow
+    if s.trick_len == 0 and s.tricks_left == 0:
+        return final_value(t, s)
+    use_table = s.trick_len == 0 or t.table_inside_tricks
+    base = value_base(t, s)
+    if use_table:
+        make_key(t, s, &key)
+        e = probe(c, &key)
+        c.probes += 1
         if e != NULL:
+            c.hits += 1
             lo = unrel(e.lower, base)
             hi = unrel(e.upper, base)
             if lo >= beta or lo == hi:
+                c.cuts += 1
                 return lo
             if hi <= alpha:
                 return hi
@@ -486,16 +540,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             tt_move = e.move
-        if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
-            r = available(t, s)
-            if t.has_gain and base + r <= alpha:
-                return base + r
-            if t.has_loss and base - r >= beta:
-                return base - r
-            if not t.has_gain and base <= alpha:
-                return base
-            if not t.has_loss and base >= beta:
-                return base
+    if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
+        r = available(t, s)
+        if t.has_gain and base + r <= alpha:
+            return base + r
+        if t.has_loss and base - r >= beta:
+            return base - r
+        if not t.has_gain and base <= alpha:
+            return base
+        if not t.has_loss and base >= beta:
+            return base
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
@@ -523,26 +577,35 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 if best < beta:
                     beta = best
         if alpha >= beta:
+            if t.history_order:
+                c.history[seat][moves[i]] += s.tricks_left * s.tricks_left
             break
 
     # 3. remember what was learnt (fail-soft: outside the window it is a bound)
-    if s.trick_len == 0:
+    if use_table:
         if best <= a0:
-            store(c, cards, extra, base, -INF, best, best_move)
+            store(c, &key, base, -INF, best, best_move)
         elif best >= b0:
-            store(c, cards, extra, base, best, INF, best_move)
+            store(c, &key, base, best, INF, best_move)
         else:
-            store(c, cards, extra, base, best, best, best_move)
+            store(c, &key, base, best, best, best_move)
     return best
 
 
 
 cdef int mtdf(Ctx* c, int guess) noexcept nogil:
-    """The exact value by a series of null-window searches converging from `guess`
-    (MTD(f)); the table keeps the bounds each search learns for the next."""
-    cdef int lower = -INF, upper = INF, g = guess, beta
+    """The exact value by null-window searches (MTD(f)), the table keeping the bounds
+    each one learns.  Values move in steps of points, so each test steps away from
+    the last bound by a stride that doubles while the tests fail the same way, and
+    bisects once the value is bracketed."""
+    cdef int lower = -INF, upper = INF, g = guess, beta, stride = 1
+    beta = g
     while lower < upper:
-        beta = g + 1 if g == lower else g
+        if beta <= lower:
+            beta = lower + 1
+        if beta > upper:
+            beta = upper
+        c.passes += 1
         g = search(c, beta - 1, beta)
         if c.aborted:
             return 0
@@ -550,7 +613,15 @@ cdef int mtdf(Ctx* c, int guess) noexcept nogil:
             upper = g
         else:
             lower = g
-    return g
+        if lower == -INF:
+            beta = upper - stride + 1
+            stride *= 2
+        elif upper == INF:
+            beta = lower + stride
+            stride *= 2
+        else:
+            beta = lower + (upper - lower + 1) // 2
+    return lower
 
 
 cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exact, int* settled_by) noexcept nogil:
@@ -587,18 +658,15 @@ cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogi
     whose value equals `value` (values are final values, so they stay the same)."""
     cdef int length = 0, n, i, tt_move, r
     cdef int moves[64]
-    cdef uint64_t cards
+    cdef Key key
     cdef Entry* e
     cdef Undo u
     while length < max_len and not (c.s.trick_len == 0 and c.s.tricks_left == 0):
         tt_move = 255
-        if c.s.trick_len == 0:
-            cards = 0
-            for i in range(c.t.n_players):
-                cards |= c.s.hands[i]
-            e = probe(c, cards, key_extra(c.t, &c.s))
-            if e != NULL:
-                tt_move = e.move
+        make_key(c.t, &c.s, &key)
+        e = probe(c, &key)
+        if e != NULL:
+            tt_move = e.move
         n = order_moves(c, legal_moves(c), tt_move, moves)
         for i in range(n):
             play(c, moves[i], &u)
@@ -749,6 +817,7 @@ cdef class Engine:
         return {
             "values": result_values,
             "nodes": c.nodes,
+            "stats": {"probes": c.probes, "hits": c.hits, "cuts": c.cuts, "passes": c.passes},
             "limit": limit,
             "line": [line[i] for i in range(line_len)],
             "best": best_bit if not c.aborted else None,
@@ -808,6 +877,16 @@ cdef class Engine:
         t.merge_equivalent = spec.get("merge_equivalent", not t.roem)
         t.bound_cuts = spec.get("bound_cuts", 1)
         t.null_window_root = spec.get("null_window_root", 1)
+        t.table_inside_tricks = spec.get("table_inside_tricks", 0)
+        t.history_order = spec.get("history_order", 0)
+        segments = spec.get("zero_segments", [])
+        t.relative_ranks = spec.get("relative_ranks", 1) and bool(segments) and not t.roem
+        t.n_segments = len(segments)
+        for i, mask in enumerate(segments):
+            t.segment_mask[i] = mask
+        t.owner_bits = 2 if t.n_players <= 4 else 3
+        if sum(bin(m).count("1") for m in segments) * t.owner_bits > 64:
+            t.relative_ranks = 0
         for i in range(t.n_sides):
             if t.weight[i] > 0:
                 t.has_gain = 1

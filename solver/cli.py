@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(verify_cmd)
     verify_cmd.set_defaults(handler=_verify_handler, summary=PuzzleSummary)
 
-    serve_cmd = commands.add_parser("serve", help="run the gRPC analysis service (README, \"Service\")")
+    serve_cmd = commands.add_parser("serve", help='run the gRPC analysis service (README, "Service")')
     from service.config import add_serve_arguments
 
     add_serve_arguments(serve_cmd)

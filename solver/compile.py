@@ -92,6 +92,7 @@ def build_spec(pos: Position) -> dict[str, Any]:
         spec["four_of_a_kind"] = {RANKS.index(r): v for r, v in FOUR_OF_A_KIND.items()}
         trump_kq = [bits[c] for c in rules.deck if c.suit == rules.trump and c.rank in "KQ"]
         spec["stuk_mask"] = sum(1 << b for b in trump_kq) if len(trump_kq) == 2 else 0
+    spec["zero_segments"] = zero_segments(rules, bits, points)
     # everything above decides what a table entry means; a change empties the table
     spec["signature"] = repr(sorted(spec.items()))
     spec.update(
@@ -104,6 +105,22 @@ def build_spec(pos: Position) -> dict[str, Any]:
     )
     spec["_bits"] = bits
     return spec
+
+
+def zero_segments(rules: Rules, bits: dict[Card, int], points: dict[int, int]) -> list[int]:
+    """Masks of the runs of zero-point cards, adjacent in strength, in each group."""
+    segments = []
+    for group in {rules.group(c) for c in rules.deck}:
+        run = 0
+        for bit in sorted(bits[c] for c in rules.deck if rules.group(c) == group):
+            if points[bit] == 0:
+                run |= 1 << bit
+            elif run:
+                segments.append(run)
+                run = 0
+        if run:
+            segments.append(run)
+    return [m for m in sorted(segments) if bin(m).count("1") > 1]
 
 
 def solve(

@@ -288,9 +288,9 @@ def _deal_before_play(deal: PositionLike) -> Position:
         game = get_game(data.get("game"))
         if not game.TRUMPS:
             raise PositionError("game", f"{game.name} has no trump: there is no trump table")
-        data.setdefault("trump", game.TRUMPS[0])
+        data["trump"] = game.TRUMPS[0]  # any given is ignored: every trump is tried
         if game.CONTRACT_FIELD is not None:
-            data.setdefault(game.CONTRACT_FIELD, 0)
+            data[game.CONTRACT_FIELD] = 0
         position = Position.from_dict(data)
     elif isinstance(deal, Position):
         position = deal

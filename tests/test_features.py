@@ -125,8 +125,8 @@ def test_play_analysis_lowest_points_and_yes_no_objectives() -> None:
         analysis = analyse_play(data, objective=objective, first=20)
         pos = Position.from_dict(data)
         replay = start_of_deal(pos.with_objective(objective))
-        for card in data["played"][:20]:
-            replay = replay.play(card)
+        for move in data["played"][:20]:
+            replay = replay.play(move)
         for card in analysis.cards:
             result = analyse(replay)
             assert card.before == result.value and (card.lost == 0) == (card.card in result.best)
@@ -170,7 +170,7 @@ def test_trump_table_klaberjass_both_takers() -> None:
 
 def test_trump_table_of_belote_has_one_value_per_trump() -> None:
     deal = deal_of("belote", 4, "H")
-    table = trump_table({"game": "belote", "trump": "C", "deal": deal})  # the trump given is ignored
+    table = trump_table({"game": "belote", "trump": "nope", "deal": deal})  # the trump given is ignored
     assert [e.trump for e in table.entries] == list("CSHD")
     assert all(e.declaring_side is None and "declaring_side" not in e.to_dict() for e in table.entries)
     for entry in table.entries:

@@ -1,0 +1,412 @@
+"""The gRPC service: a real server on port 0, called through the clients.
+
+Answers are compared with the library's; errors with the reasons of plis.proto.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2, status_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from service import convert
+from service.client import AsyncClient, Client
+from service.config import ServerConfig
+from service.gen_proto import stale
+from service.plis.v1 import plis_pb2 as pb
+from service.plis.v1 import plis_pb2_grpc as pb_grpc
+from service.server import SERVICE_NAME, BackgroundServer
+from solver import (
+    CardError,
+    DuplicateCardError,
+    IllegalMoveError,
+    OptionError,
+    Position,
+    UnknownGameError,
+    analyse,
+    analyse_play,
+    hint,
+    trump_table,
+    verify_puzzle,
+)
+from solver.features import ClaimError
+
+from .randompos import random_positions
+from .test_features import EXAMPLE, deal_of, playout
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# a Jass deal no search finishes in well under a minute
+HARD_DEAL = {"game": "jass", "trump": "H", "hands": deal_of("jass", 1, "H")}
+
+
+def mid_game(count_per_game: int = 3) -> list[Position]:
+    games = ["bassadewitz", "belote", "jass", "klaberjass", "klaverjas", "putz"]
+    found: list[Position] = []
+    for game in games:
+        found.extend(itertools.islice(random_positions(game, 1, seed=7, max_tricks=4), count_per_game))
+    return found
+
+
+POSITIONS = mid_game()
+
+
+def same_result(a: Any, b: Any) -> bool:
+    """Equal analyses (the timings and node counts aside)."""
+    return a.to_dict() | {"time_ms": 0, "nodes": 0} == b.to_dict() | {"time_ms": 0, "nodes": 0}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[BackgroundServer]:
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=32, max_batch=50)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def client(server: BackgroundServer) -> Iterator[Client]:
+    with Client(server.address, timeout=20) as c:
+        yield c
+
+
+def play_data(seed: int = 1) -> dict:
+    data = {"game": "klaberjass", "trump": "D", "taker": 0, "deal": deal_of("klaberjass", seed)}
+    return {**data, "played": playout(data, seed, 12)}
+
+
+# --- every RPC against the library ---------------------------------------------------------------
+
+
+def test_analyse_matches_the_library(client: Client) -> None:
+    for position in POSITIONS:
+        remote = client.analyse(position)
+        local = analyse(position)
+        assert same_result(remote, local), position.to_dict()
+        assert remote.line and remote.moves == local.moves
+
+
+def test_hint_matches_the_library(client: Client) -> None:
+    for position in POSITIONS:
+        assert client.hint(position) == hint(position)
+
+
+def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -> None:
+    data = play_data()
+    assert same_result(client.analyse_play(data), analyse_play(data))
+    assert client.analyse_play(data, first=8).cards == analyse_play(data, first=8).cards
+    assert client.analyse_play(Position.from_dict(data)).cards == analyse_play(data).cards  # a Position keeps deal + played
+    deal = {"game": "klaberjass", "deal": deal_of("klaberjass", 2)}
+    assert same_result(client.trump_table(deal), trump_table(deal))
+    for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
+        assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
+
+
+def test_limits_give_inexact_results(client: Client) -> None:
+    result = client.analyse(HARD_DEAL, node_limit=20000)
+    assert not result.exact and result.limit == "nodes"
+    result = client.analyse(HARD_DEAL, time_limit=0.05)
+    assert not result.exact and result.limit == "time"
+    assert any(m.value is None and m.lower is not None and m.upper is not None for m in result.moves)
+
+
+def test_the_batch_answers_every_position_with_its_index(client: Client) -> None:
+    bad = {**EXAMPLE, "hands": ["HJ H9 S7", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 HJ"]}
+    positions: list[Any] = [*POSITIONS[:6], bad, *POSITIONS[6:12]]
+    answers = dict(client.analyse_batch(positions))
+    assert sorted(answers) == list(range(len(positions)))
+    error = answers[6]
+    assert isinstance(error, DuplicateCardError) and error.field == "hands[3]"
+    for index, position in enumerate(positions):
+        if index != 6:
+            assert same_result(answers[index], analyse(position))
+
+
+def test_the_async_client(server: BackgroundServer) -> None:
+    async def main() -> None:
+        async with AsyncClient(server.address, timeout=20) as c:
+            results = await asyncio.gather(*(c.analyse(p) for p in POSITIONS[:8]))
+            for position, result in zip(POSITIONS, results):
+                assert same_result(result, analyse(position))
+            assert await c.hint(EXAMPLE) == hint(EXAMPLE)
+            data = play_data(2)
+            assert same_result(await c.analyse_play(data), analyse_play(data))
+            deal = {"game": "klaberjass", "deal": deal_of("klaberjass", 3)}
+            assert same_result(await c.trump_table(deal), trump_table(deal))
+            assert (await c.verify_puzzle(EXAMPLE, {"best": ["S8"]})).holds
+            answers = {i: r async for i, r in c.analyse_batch(POSITIONS[:5])}
+            assert sorted(answers) == list(range(5))
+            with pytest.raises(IllegalMoveError):
+                await c.analyse({**data, "played": [data["deal"][1].split()[0]]})  # seat 1's card
+
+    asyncio.run(main())
+
+
+# --- health and reflection ------------------------------------------------------------------------
+
+
+def test_health_reports_serving(server: BackgroundServer) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for name in ("", SERVICE_NAME):
+            reply = stub.Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_reflection_lists_the_service(server: BackgroundServer) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        reply = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=5)))
+        names = {s.name for s in reply.list_services_response.service}
+        assert {SERVICE_NAME, "grpc.health.v1.Health"} <= names
+        request = reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE_NAME)
+        reply = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=5)))
+        assert reply.file_descriptor_response.file_descriptor_proto
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+
+
+def error_info(error: grpc.RpcError) -> tuple[grpc.StatusCode, error_details_pb2.ErrorInfo]:
+    details = dict(error.trailing_metadata())["grpc-status-details-bin"]  # type: ignore[attr-defined]
+    status = status_pb2.Status.FromString(details)
+    assert status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0] and len(status.details) == 1
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    return error.code(), info  # type: ignore[attr-defined]
+
+
+BAD_INPUTS = [
+    ({**EXAMPLE, "game": "skat"}, "UNKNOWN_GAME", "position.game", UnknownGameError),
+    ({**EXAMPLE, "options": {"rules": "paris"}}, "BAD_OPTION", "position.options.rules", OptionError),
+    ({**EXAMPLE, "trick": ["SZ"]}, "INVALID_CARD", "position.trick[0]", CardError),
+    ({**EXAMPLE, "trick": ["HJ"]}, "DUPLICATE_CARD", "position.trick[0]", DuplicateCardError),
+    ({**EXAMPLE, "hands": ["HJ H9", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"]}, "INVALID_POSITION", "position.hands[0]", None),
+]
+
+
+@pytest.mark.parametrize(("data", "reason", "field", "error"), BAD_INPUTS)
+def test_bad_positions_give_invalid_argument_with_error_info(
+    server: BackgroundServer, client: Client, data: dict, reason: str, field: str, error: type | None
+) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        request = pb.AnalyseRequest(position=convert.position_from_dict(data))
+        with pytest.raises(grpc.RpcError) as info:
+            stub.Analyse(request, timeout=5)
+    code, details = error_info(info.value)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert details.reason == reason and details.domain == "plis" and details.metadata["field"] == field
+    with pytest.raises(error or ValueError) as raised:
+        client.hint(data)
+    assert raised.value.reason == reason and raised.value.field == field  # type: ignore[attr-defined]
+
+
+def test_illegal_moves_name_the_move(client: Client) -> None:
+    data = play_data()
+    after3 = Position.from_dict({**data, "played": data["played"][:3]})
+    not_held = str(after3.hands[1 - after3.to_move][0])
+    bad = {**data, "played": data["played"][:3] + [not_held]}
+    with pytest.raises(IllegalMoveError) as info:
+        client.analyse_play(bad)
+    assert info.value.field == "position.played[3]" and info.value.index == 3
+    with pytest.raises(IllegalMoveError) as info:
+        client.verify_puzzle(EXAMPLE, {"best": ["CK"]})
+    assert info.value.field == "claim.best[0]"
+    with pytest.raises(ClaimError):
+        client.verify_puzzle(EXAMPLE, {})
+    with pytest.raises(OptionError) as option:
+        client.analyse_play(data, first=99)
+    assert option.value.field == "first"
+    with pytest.raises(ValueError) as trumps:
+        client.trump_table({"game": "bassadewitz", "deal": deal_of("bassadewitz", 1)})
+    assert trumps.value.field == "position.game"  # type: ignore[attr-defined]
+
+
+def test_batch_size_is_bounded(client: Client) -> None:
+    with pytest.raises(ValueError) as info:
+        list(client.analyse_batch([EXAMPLE] * 51))
+    assert info.value.reason == "BATCH_TOO_LARGE" and info.value.field == "positions"  # type: ignore[attr-defined]
+
+
+# --- deadlines, cancellation, load -----------------------------------------------------------------------
+
+
+def test_a_deadline_stops_a_hard_search(client: Client) -> None:
+    for _ in range(2):  # as many as the server has workers: each must be freed at its deadline
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as info:
+            client.analyse(HARD_DEAL, timeout=0.05)
+        elapsed = time.monotonic() - started
+        assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+        assert elapsed < 0.4
+    # the server's workers are free again (else busy for a minute): a quick call is quick
+    started = time.monotonic()
+    assert client.hint(EXAMPLE).best == ("S8",)
+    assert time.monotonic() - started < 1.0
+    # a deadline inside a batch ends the batch the same way
+    with pytest.raises(grpc.RpcError) as info:
+        list(client.analyse_batch([EXAMPLE, HARD_DEAL], timeout=0.1))
+    assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+
+
+def test_a_cancelled_call_stops_its_search() -> None:
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)) as one:
+        with grpc.insecure_channel(one.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            request = pb.AnalyseRequest(position=convert.position_from_dict(HARD_DEAL))
+            call = stub.Analyse.future(request, timeout=60)
+            time.sleep(0.3)
+            call.cancel()
+            started = time.monotonic()
+            with Client(one.address) as c:
+                assert c.hint(EXAMPLE).best == ("S8",)  # waits for the only worker
+            assert time.monotonic() - started < 2.0  # slices last at most a second
+
+
+def test_sixteen_concurrent_clients(server: BackgroundServer) -> None:
+    expected = [hint(p) for p in POSITIONS]
+    failures: list[Any] = []
+
+    def one_client(k: int) -> None:
+        try:
+            with Client(server.address, timeout=30) as c:
+                for i in range(len(POSITIONS)):
+                    j = (i + k) % len(POSITIONS)
+                    if c.hint(POSITIONS[j]) != expected[j]:
+                        failures.append((k, j))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            failures.append((k, exc))
+
+    threads = [threading.Thread(target=one_client, args=(k,)) for k in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not failures
+
+
+# --- token, TLS, retry, shutdown ------------------------------------------------------------------------
+
+
+def test_a_token_is_required_on_every_call() -> None:
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, token="s3cret")) as guarded:
+        for token in (None, "wrong"):
+            with Client(guarded.address, token=token) as c, pytest.raises(grpc.RpcError) as info:
+                c.hint(EXAMPLE)
+            assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED  # type: ignore[attr-defined]
+            with Client(guarded.address, token=token) as c, pytest.raises(grpc.RpcError) as info:
+                list(c.analyse_batch([EXAMPLE]))
+            assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED  # type: ignore[attr-defined]
+        with grpc.insecure_channel(guarded.address) as channel, pytest.raises(grpc.RpcError) as info:
+            health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
+        assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        with Client(guarded.address, token="s3cret") as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+            assert len(list(c.analyse_batch([EXAMPLE, EXAMPLE]))) == 2
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_tls(tmp_path: Path) -> None:
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(cert), tls_key=str(key), token="t")
+    with BackgroundServer(config) as secure:
+        with Client(secure.address, root_certificates=cert, token="t") as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+        with Client(secure.address, token="t", retries=0, timeout=2) as plain, pytest.raises(grpc.RpcError):
+            plain.hint(EXAMPLE)  # no TLS: the server does not answer
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_client_retries_while_the_server_is_unavailable() -> None:
+    port = free_port()
+    late = BackgroundServer(ServerConfig(address=f"localhost:{port}", workers=1, tt_memory_mb=8))
+    starter = threading.Timer(0.4, late.start)
+    starter.start()
+    try:
+        with Client(f"localhost:{port}", retries=6, backoff=0.1, timeout=10) as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+        with Client(f"localhost:{free_port()}", retries=1, backoff=0.05, timeout=5) as c, pytest.raises(grpc.RpcError) as info:
+            c.hint(EXAMPLE)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+    finally:
+        starter.join()
+        late.stop()
+
+
+def test_plis_serve_starts_and_stops_gracefully() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "serve", "--address", "localhost:0", "--workers", "1", "--grace", "1"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        port = re.search(r"localhost:(\d+)", line)
+        assert port, line
+        with Client(f"localhost:{port.group(1)}") as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+        assert "shutting down" in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+# --- the generated code and the README ------------------------------------------------------------------
+
+
+def test_the_generated_code_matches_the_proto() -> None:
+    assert stale() == [], "run: python service/gen_proto.py"
+
+
+def test_every_proto_field_is_documented() -> None:
+    lines = (ROOT / "proto/plis/v1/plis.proto").read_text().splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"\s*(optional |repeated )?[\w.<>, ]+ \w+ = \d+;", line):
+            assert lines[i - 1].strip().startswith("//"), f"line {i + 1} has no comment: {line.strip()}"
+            assert re.search(r" ([a-z][a-z0-9_]*) = ", line), f"not lower_snake_case: {line.strip()}"
+
+
+def test_the_readme_client_example_works(server: BackgroundServer, capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Service") :]
+    example = re.search(r"```python\n(.*?)```", section, re.S)
+    assert example, "README's Service section has a python example"
+    code = example.group(1)
+    assert len(code.strip().splitlines()) == 5
+    exec(compile(code.replace("localhost:50051", server.address), "README.md", "exec"), {})  # noqa: S102
+    assert "S8" in capsys.readouterr().out
