@@ -178,7 +178,9 @@ def all_deals(keys: list[str] | None = None, n: int = DEFAULT_DEALS) -> Iterator
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.deals", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), default=None, help="deal sets (default: all)")
+    parser.add_argument(
+        "--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=None, help="deal sets (default: all)"
+    )
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="deals per set (default %(default)s)")
     parser.add_argument("--list", action="store_true", help="describe the sets and exit")
     args = parser.parse_args(argv)

@@ -177,7 +177,9 @@ def machine() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), default=None, help="deal sets to run (default: all)")
+    parser.add_argument(
+        "--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=None, help="deal sets to run (default: all)"
+    )
     parser.add_argument(
         "--deals", type=int, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
     )

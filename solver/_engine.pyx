@@ -653,6 +653,32 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
     return search(c, alpha, beta)
 
 
+cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bint* exact) noexcept nogil:
+    """After a root move: its exact value if it beats `best`, `best` if it equals it,
+    else one step worse than `best` (best - 1 for the maximising side, not exact)."""
+    cdef int r, step = 1 if maximising else -1
+    exact[0] = True
+    # a null window just past `best`: does the move beat it?
+    if maximising:
+        r = value_after_root_move(c, 0, best, best + 1, False, settled_by)
+    else:
+        r = value_after_root_move(c, 0, best - 1, best, False, settled_by)
+    if c.aborted:
+        return 0
+    if (maximising and r > best) or (not maximising and r < best):
+        return value_after_root_move(c, r, 0, 0, True, settled_by)
+    if maximising:
+        r = value_after_root_move(c, 0, best - 1, best, False, settled_by)
+    else:
+        r = value_after_root_move(c, 0, best, best + 1, False, settled_by)
+    if c.aborted:
+        return 0
+    if (maximising and r >= best) or (not maximising and r <= best):
+        return best
+    exact[0] = False
+    return best - step
+
+
 cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
     """One line of best play from the current state: at each step the first move
     whose value equals `value` (values are final values, so they stay the same)."""
@@ -758,6 +784,8 @@ cdef class Engine:
         cdef int values[64]
         cdef int line[64]
         cdef bint solved[64]
+        cdef bint is_best[64]
+        cdef int j, guess
         cdef bint maximising
         cdef uint64_t legal
         self._load(spec)
@@ -778,25 +806,31 @@ cdef class Engine:
             best = -INF if maximising else INF
             for i in range(n):
                 solved[i] = False
+                is_best[i] = False
             for i in range(n):
                 play(&c, moves[i], &u)
-                if all_moves and not self.tables.null_window_root:
-                    v = value_after_root_move(&c, 0, -INF, INF, False, &modes[i])
-                elif all_moves:
-                    v = value_after_root_move(&c, values[i - 1] if i > 0 else value_base(c.t, &c.s), 0, 0, True, &modes[i])
-                elif maximising:
-                    v = value_after_root_move(&c, 0, best, INF, False, &modes[i])
+                if all_moves or i == 0:
+                    if self.tables.null_window_root:
+                        guess = values[i - 1] if i > 0 else value_base(c.t, &c.s)
+                        v = value_after_root_move(&c, guess, 0, 0, True, &modes[i])
+                    else:
+                        v = value_after_root_move(&c, 0, -INF, INF, False, &modes[i])
+                    solved[i] = True
                 else:
-                    v = value_after_root_move(&c, 0, -INF, best, False, &modes[i])
+                    # the best move(s) only: is this one better, or as good?
+                    v = better_or_equal(&c, best, maximising, &modes[i], &solved[i])
                 unplay(&c, moves[i], &u)
                 if c.aborted:
                     break
                 values[i] = v
-                solved[i] = all_moves
-                if (maximising and v > best) or (not maximising and v < best) or best_bit < 0:
+                if i == 0 or (maximising and v > best) or (not maximising and v < best):
                     best = v
                     best_bit = moves[i]
                     best_mode = modes[i]
+                    for j in range(i):
+                        is_best[j] = False
+                if v == best:
+                    is_best[i] = True
             if not c.aborted and want_line and best_bit >= 0:
                 c.node_limit = 0
                 c.deadline = 0.0
@@ -807,12 +841,18 @@ cdef class Engine:
                 line_len = 1 + principal_line(&c, best, &line[1], 63)
                 c.t.settle = settle
         result_values = {}
+        best_moves = []
         for i in range(n):
             result_values[moves[i]] = values[i] if solved[i] else None
+            if is_best[i] and not c.aborted:
+                best_moves.append(moves[i])
         # cards merged with an equivalent one take its value
         for bit in range(MAX_BITS):
             if (legal >> bit) & 1 and bit not in result_values:
-                result_values[bit] = result_values[self._representative(spec, bit, result_values)]
+                stand_in = self._representative(spec, bit, result_values)
+                result_values[bit] = result_values[stand_in]
+                if stand_in in best_moves:
+                    best_moves.append(bit)
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[c.aborted]
         return {
             "values": result_values,
@@ -821,6 +861,7 @@ cdef class Engine:
             "limit": limit,
             "line": [line[i] for i in range(line_len)],
             "best": best_bit if not c.aborted else None,
+            "best_moves": sorted(best_moves),
             "value": best if not c.aborted and best_bit >= 0 else None,
         }
 

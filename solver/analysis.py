@@ -141,10 +141,34 @@ def hint(
     position: Position | Mapping[str, Any] | str,
     time_limit: float | None = None,
     tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+    engine: Any = None,
 ) -> Hint:
-    """The best move(s) and the value of `position`."""
-    result = analyse(position, time_limit=time_limit, tt_megabytes=tt_megabytes)
-    return Hint(result.best, result.value, result.exact)
+    """The best move(s) and the value of `position`, without valuing the other moves."""
+    from .compile import solve
+
+    pos = as_position(position)
+    if pos.is_over:
+        raise PositionError("hands", "the deal is over: there is no move to suggest")
+    if has_transform(pos):
+        # several engine values map to one objective value: value every move
+        result = analyse(pos, time_limit=time_limit, tt_megabytes=tt_megabytes, engine=engine)
+        return Hint(result.best, result.value, result.exact)
+    eng = engine if engine is not None else _engine(tt_megabytes)
+    outcome = solve(pos, eng, time_limit=time_limit, all_moves=False)
+    if outcome.limit is not None:
+        # stopped early: the best move found so far, marked as not exact
+        solved = [(c, v) for c, v in outcome.values.items() if v is not None]
+        solved.sort(key=lambda cv: (-preference(pos, cv[1]), cv[0]))
+        if solved:
+            return Hint((str(solved[0][0]),), solved[0][1], False)
+        return Hint((), None, False)
+    best = tuple(str(c) for c in sorted(outcome.best_moves or []))
+    return Hint(best, outcome.value, True)
+
+
+def has_transform(pos: Position) -> bool:
+    """Whether the objective is a many-to-one function of what the engine computes."""
+    return pos.objective in ("all_tricks", "pomme") or (pos.objective == "score" and pos.rules.name == "klaberjass")
 
 
 def preference(position: Position, value: Value) -> int:

@@ -34,6 +34,7 @@ class Outcome:
     limit: str | None
     best: Card | None = None
     value: Value | None = None
+    best_moves: list[Card] | None = None
 
 
 def card_bit(rules: Rules, card: Card) -> int:
@@ -146,7 +147,9 @@ def solve(
             bounds[card] = (lo, hi)
     best = card_of[raw["best"]] if raw["best"] is not None else None
     value = convert(raw["value"]) if raw["value"] is not None else None
-    return Outcome(values, bounds, [card_of[b] for b in raw["line"]], raw["nodes"], raw["limit"], best, value)
+    best_moves = [card_of[b] for b in raw["best_moves"]]
+    line = [card_of[b] for b in raw["line"]]
+    return Outcome(values, bounds, line, raw["nodes"], raw["limit"], best, value, best_moves)
 
 
 def _converter(pos: Position) -> Any:

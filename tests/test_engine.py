@@ -1,0 +1,166 @@
+"""The engine as a component: threads, limits, table size and reuse, complete deals."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from solver import Engine, Position, analyse, hint
+from solver.cards import format_cards
+from solver.games import get_game
+from solver.reference import reference_values
+
+from .randompos import CONFIGS, random_positions
+
+KLAVERJAS_DEAL = {
+    "game": "klaverjas",
+    "trump": "S",
+    "declarer": 1,
+    "hands": [
+        "SJ S9 HA HT CK C8 D9 D7",
+        "SA SK HK HQ CA C9 DT D8",
+        "ST S8 H9 H8 CT CQ DA DQ",
+        "SQ S7 HJ H7 CJ C7 DK DJ",
+    ],
+}
+
+
+def full_deal(game: str, seed: int, **fields: object) -> Position:
+    rng = random.Random(seed)
+    options = fields.pop("options", {})
+    cls = get_game(game)
+    trump = fields.get("trump")
+    rules = cls(cls.check_options(options), trump if isinstance(trump, str) else None, None)
+    deck = list(rules.deck)
+    rng.shuffle(deck)
+    k = rules.hand_size
+    hands = [format_cards(deck[i * k : (i + 1) * k]) for i in range(rules.n_players)]
+    return Position.from_dict({"game": game, "options": options, "hands": hands, **fields})
+
+
+def test_two_threads_with_their_own_engines_agree_with_one_thread() -> None:
+    positions = list(random_positions("belote", 5, seed=11, max_tricks=5))
+    expected = [analyse(p, engine=Engine(2)).to_dict()["moves"] for p in positions]
+    results: dict[int, list] = {0: [], 1: []}
+
+    def work(index: int) -> None:
+        engine = Engine(2)
+        for p in positions:
+            results[index].append(analyse(p, engine=engine).to_dict()["moves"])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == expected
+    assert results[1] == expected
+
+
+def test_default_engines_are_per_thread() -> None:
+    """analyse() without an engine gives each thread its own: concurrent calls are right."""
+    position = Position.from_dict(KLAVERJAS_DEAL)
+    expected = analyse(position).to_dict()["moves"]
+    answers: list = []
+    threads = [threading.Thread(target=lambda: answers.append(analyse(position).to_dict()["moves"])) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [expected] * 3
+
+
+def test_an_engine_refuses_a_second_thread_while_busy() -> None:
+    engine = Engine(1)
+    position = full_deal("jass", 5, trump="H")
+    errors: list[Exception] = []
+    started = threading.Event()
+
+    def long_solve() -> None:
+        started.set()
+        analyse(position, engine=engine, time_limit=1.0)
+
+    t = threading.Thread(target=long_solve)
+    t.start()
+    started.wait()
+    # the first thread holds the engine for up to a second; a second caller is told so
+    for _ in range(200):
+        try:
+            analyse(position, engine=engine, node_limit=10)
+        except RuntimeError as exc:
+            errors.append(exc)
+            break
+        threading.Event().wait(0.005)
+    t.join()
+    assert errors and "another thread" in str(errors[0])
+
+
+def test_node_limit_stops_cleanly_and_marks_the_result() -> None:
+    position = full_deal("jass", 3, trump="S")
+    result = analyse(position, node_limit=20_000)
+    assert not result.exact
+    assert result.limit == "nodes"
+    assert result.nodes < 40_000
+    unsolved = [m for m in result.moves if m.value is None]
+    assert unsolved, "a 20k-node search cannot solve every first card of a Jass deal"
+    for move in unsolved:
+        assert move.lower is not None and move.upper is not None and move.lower < move.upper
+    assert len(result.moves) == 9  # every legal move is still listed
+
+
+def test_time_limit_stops_cleanly() -> None:
+    position = full_deal("jass", 4, trump="obenabe")
+    result = analyse(position, time_limit=0.05)
+    assert not result.exact
+    assert result.limit == "time"
+    assert result.time_ms < 1000
+
+
+def test_small_table_gives_the_same_values() -> None:
+    position = Position.from_dict(KLAVERJAS_DEAL)
+    big = analyse(position, engine=Engine(64))
+    small = analyse(position, engine=Engine(1))
+    assert Engine(1).tt_bytes <= 1024 * 1024
+    assert big.to_dict()["moves"] == small.to_dict()["moves"]
+
+
+def test_table_size_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        Engine(0)
+
+
+def test_one_engine_through_a_played_deal_matches_fresh_engines() -> None:
+    """The table is kept between the positions of one deal and emptied for another."""
+    engine = Engine(8)
+    position = Position.from_dict(KLAVERJAS_DEAL)
+    other = full_deal("klaverjas", 9, trump="S", declarer=1)
+    while not position.is_over:
+        shared = analyse(position, engine=engine).to_dict()["moves"]
+        assert shared == analyse(position, engine=Engine(8)).to_dict()["moves"]
+        # another deal in between must not leave entries that lie
+        analyse(other, engine=engine)
+        position = position.play(analyse(position, engine=engine).best[0])
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_hint_agrees_with_analyse(game: str) -> None:
+    for position in random_positions(game, 6, seed=4, max_tricks=5):
+        full = analyse(position)
+        h = hint(position)
+        assert h.value == full.value
+        assert set(h.best) == set(full.best)
+
+
+@pytest.mark.parametrize(
+    "rules, objective, seed",
+    [("seed", "score", 1), ("pagat", "score", 2), ("seed", "raw", 3)],
+)
+def test_complete_two_player_deals_match_the_reference(rules: str, objective: str, seed: int) -> None:
+    position = full_deal(
+        "klaberjass", seed, options={"rules": rules}, trump="CSHD"[seed % 4], taker=seed % 2, objective=objective
+    )
+    expected = {str(c): v for c, v in reference_values(position).items()}
+    got = {m.move: m.value for m in analyse(position).moves}
+    assert got == expected
