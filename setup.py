@@ -1,6 +1,7 @@
 """Builds the Cython engine.  PLIS_DEBUG=1 turns on bounds checks and assertions."""
 
 import os
+import platform
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -19,7 +20,7 @@ extensions = [
     Extension(
         "solver._engine",
         ["solver/_engine.pyx"],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"] + (["-mpopcnt"] if platform.machine() == "x86_64" else []),
     )
 ]
 

@@ -27,6 +27,7 @@ cdef enum:
 
 cdef struct Tables:
     int n_players
+    int seat_at[2 * MAX_SEATS]   # seat_at[leader + k]: who plays the k-th card
     int side_of[MAX_SEATS]
     int n_sides
     int max_side                 # the analysed side: its seats maximise
@@ -63,6 +64,7 @@ cdef struct Tables:
     int n_segments
     uint64_t segment_mask[MAX_BITS]
     int owner_bits
+    int8_t owner[MAX_BITS]       # the seat holding each card in this deal
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it
 

@@ -29,6 +29,7 @@ cdef struct State:
     int tricks[MAX_SEATS]        # per side
     int tricks_left
     int points_left              # card points still in the hands
+    uint64_t in_hands            # every card still in a hand
 
 cdef struct Undo:
     int win_bit
@@ -94,7 +95,7 @@ cdef inline uint64_t above(uint64_t mask, int bit) noexcept nogil:
 cdef uint64_t legal_moves(Ctx* c) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int seat = (s.leader + s.trick_len) % t.n_players
+    cdef int seat = t.seat_at[s.leader + s.trick_len]
     cdef uint64_t hand = s.hands[seat]
     if s.trick_len == 0:
         return hand
@@ -125,7 +126,7 @@ cdef uint64_t legal_moves(Ctx* c) noexcept nogil:
             return higher if higher else trumps
         if t.rule != RULE_KLAVERJAS_SEED:
             return follow
-    partner_winning = t.side_of[(s.leader + s.win_off) % t.n_players] == t.side_of[seat]
+    partner_winning = t.side_of[t.seat_at[s.leader + s.win_off]] == t.side_of[seat]
     if t.rule == RULE_ROTTERDAM:
         if not trumps:
             return hand
@@ -189,7 +190,7 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int k = s.trick_len
-    cdef int seat = (s.leader + k) % t.n_players
+    cdef int seat = t.seat_at[s.leader + k]
     cdef int g = t.group_of[bit]
     cdef int i, winner, side, gained
     u.win_bit = s.win_bit
@@ -198,6 +199,7 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     u.leader = s.leader
     u.completed_side = -1
     s.hands[seat] &= ~(<uint64_t>1 << bit)
+    s.in_hands &= ~(<uint64_t>1 << bit)
     s.points_left -= t.points[bit]
     u.replaced = s.trick[k]
     s.trick[k] = bit
@@ -219,7 +221,7 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     if s.trick_len < t.n_players:
         return
     # the trick is complete: score it and hand the lead to its winner
-    winner = (s.leader + s.win_off) % t.n_players
+    winner = t.seat_at[s.leader + s.win_off]
     side = t.side_of[winner]
     gained = t.per_trick_bonus
     for i in range(t.n_players):
@@ -249,8 +251,9 @@ cdef inline void unplay(Ctx* c, int bit, Undo* u) noexcept nogil:
         s.trick_len = c.t.n_players
     s.leader = u.leader
     s.trick_len -= 1
-    seat = (s.leader + s.trick_len) % c.t.n_players
+    seat = c.t.seat_at[s.leader + s.trick_len]
     s.hands[seat] |= <uint64_t>1 << bit
+    s.in_hands |= <uint64_t>1 << bit
     s.points_left += c.t.points[bit]
     s.trick[s.trick_len] = u.replaced
     s.win_bit = u.win_bit
@@ -293,9 +296,7 @@ cdef inline int value_base(Tables* t, State* s) noexcept nogil:
 cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
     """What identifies a position within one deal (the table is emptied between deals)."""
     cdef int i
-    k.cards = 0
-    for i in range(t.n_players):
-        k.cards |= s.hands[i]
+    k.cards = s.in_hands
     k.extra = <uint64_t>s.leader | (<uint64_t>s.trick_len << 3)
     for i in range(s.trick_len):
         k.cards |= <uint64_t>1 << s.trick[i]
@@ -315,7 +316,7 @@ cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
 cdef inline uint64_t relabel_zero_cards(Tables* t, State* s, uint64_t* cards) noexcept nogil:
     """Key the zero-point cards in play as the lowest of their run; return their owners."""
     cdef uint64_t owners = 0, rem, low, m
-    cdef int i, b, seat, shift = 0
+    cdef int i, b, shift = 0
     for i in range(t.n_segments):
         m = t.segment_mask[i]
         rem = cards[0] & m
@@ -326,10 +327,7 @@ cdef inline uint64_t relabel_zero_cards(Tables* t, State* s, uint64_t* cards) no
         while rem:
             b = __builtin_ctzll(rem)
             rem &= rem - 1
-            seat = 0
-            while not (s.hands[seat] >> b) & 1:
-                seat += 1
-            owners |= <uint64_t>seat << shift
+            owners |= <uint64_t>t.owner[b] << shift
             shift += t.owner_bits
     return owners
 
@@ -428,11 +426,10 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher
     cdef bint maximising, wins
-    seat = (s.leader + s.trick_len) % t.n_players
+    seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     if t.merge_equivalent:
-        for i in range(t.n_players):
-            in_play |= s.hands[i]
+        in_play = s.in_hands
         for i in range(s.trick_len):
             in_play |= <uint64_t>1 << s.trick[i]
     while rest:
@@ -455,7 +452,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         else:
             wins = (g == t.group_of[s.win_bit] and b > s.win_bit) or (
                 g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
-            winner = seat if wins else (s.leader + s.win_off) % t.n_players
+            winner = seat if wins else t.seat_at[s.leader + s.win_off]
             d = desirability(c, winner, maximising)
             if d > 0:
                 key = 30000 + t.points[b] * 64 - (b % GROUP_WIDTH if wins else 0)
@@ -495,6 +492,21 @@ cdef inline int available(Tables* t, State* s) noexcept nogil:
     return r
 
 
+cdef int last_trick_value(Ctx* c) noexcept nogil:
+    """One card each: the last trick plays itself."""
+    cdef int i, v
+    cdef int bits[MAX_SEATS]
+    cdef Undo undo[MAX_SEATS]
+    cdef int n = c.t.n_players
+    for i in range(n):
+        bits[i] = __builtin_ctzll(c.s.hands[c.t.seat_at[c.s.leader + i]])
+        play(c, bits[i], &undo[i])
+    v = final_value(c.t, &c.s)
+    for i in range(n - 1, -1, -1):
+        unplay(c, bits[i], &undo[i])
+    return v
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The value of the position for the analysed side (fail-soft alpha-beta)."""
     cdef Tables* t = c.t
@@ -518,8 +530,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         return 0
 
     # 1. the end of the deal; what the table knows; what the points left allow
-    if s.trick_len == 0 and s.tricks_left == 0:
-        return final_value(t, s)
+    if s.trick_len == 0 and s.tricks_left <= 1:
+        return last_trick_value(c) if s.tricks_left else final_value(t, s)
     use_table = s.trick_len == 0 or t.table_inside_tricks
     base = value_base(t, s)
     if use_table:
@@ -554,7 +566,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
     b0 = beta
-    seat = (s.leader + s.trick_len) % t.n_players
+    seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     n = order_moves(c, legal_moves(c), tt_move, moves)
     best = -INF if maximising else INF
@@ -785,6 +797,7 @@ cdef class Engine:
         cdef int line[64]
         cdef bint solved[64]
         cdef bint is_best[64]
+        cdef int line_scores[MAX_SEATS]
         cdef int j, guess
         cdef bint maximising
         cdef uint64_t legal
@@ -840,6 +853,8 @@ cdef class Engine:
                 line[0] = best_bit
                 line_len = 1 + principal_line(&c, best, &line[1], 63)
                 c.t.settle = settle
+                for i in range(c.t.n_sides):
+                    line_scores[i] = c.s.scores[i]
         result_values = {}
         best_moves = []
         for i in range(n):
@@ -860,6 +875,7 @@ cdef class Engine:
             "stats": {"probes": c.probes, "hits": c.hits, "cuts": c.cuts, "passes": c.passes},
             "limit": limit,
             "line": [line[i] for i in range(line_len)],
+            "line_scores": [line_scores[i] for i in range(self.tables.n_sides)] if line_len else None,
             "best": best_bit if not c.aborted else None,
             "best_moves": sorted(best_moves),
             "value": best if not c.aborted and best_bit >= 0 else None,
@@ -888,6 +904,8 @@ cdef class Engine:
             self.signature = signature
         memset(t, 0, sizeof(Tables))
         t.n_players = spec["n_players"]
+        for i in range(2 * MAX_SEATS):
+            t.seat_at[i] = i % t.n_players
         t.n_sides = spec["n_sides"]
         for i in range(t.n_players):
             t.side_of[i] = spec["side_of"][i]
@@ -959,6 +977,8 @@ cdef class Engine:
         for seat in range(self.tables.n_players):
             for bit in hands[seat]:
                 self.owner[bit] = seat
+                self.tables.owner[bit] = seat
+                s.in_hands |= <uint64_t>1 << bit
         s.leader = spec["leader"]
         s.win_bit = -1
         s.top_trump = -1

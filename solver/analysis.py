@@ -13,7 +13,7 @@ from .position import Position
 
 Value = int | bool
 
-DEFAULT_TT_MEGABYTES = 32
+DEFAULT_TT_MEGABYTES = 8  # fits the caches better than more; enough for every game
 
 
 @dataclass(frozen=True)
@@ -199,10 +199,13 @@ def _result(pos: Position, outcome: Any, elapsed_ms: float) -> Result:
     points = None
     line: tuple[str, ...] = ()
     if outcome.line:
-        end = pos
-        for card in outcome.line:
-            end = end.play(card)
-        points = tuple(end.final_scores())
+        if outcome.line_scores is not None:
+            points = tuple(pos.rules.settle(outcome.line_scores, pos.objective))
+        else:
+            end = pos
+            for card in outcome.line:
+                end = end.play(card)
+            points = tuple(end.final_scores())
         line = tuple(str(c) for c in outcome.line)
     return Result(
         to_move=pos.to_move,

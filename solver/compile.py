@@ -35,6 +35,7 @@ class Outcome:
     best: Card | None = None
     value: Value | None = None
     best_moves: list[Card] | None = None
+    line_scores: list[int] | None = None  # each side's score at the end of `line`
 
 
 def card_bit(rules: Rules, card: Card) -> int:
@@ -149,7 +150,9 @@ def solve(
     value = convert(raw["value"]) if raw["value"] is not None else None
     best_moves = [card_of[b] for b in raw["best_moves"]]
     line = [card_of[b] for b in raw["line"]]
-    return Outcome(values, bounds, line, raw["nodes"], raw["limit"], best, value, best_moves)
+    # the engine counts tricks, not points, for all_tricks
+    line_scores = raw["line_scores"] if pos.objective != "all_tricks" else None
+    return Outcome(values, bounds, line, raw["nodes"], raw["limit"], best, value, best_moves, line_scores)
 
 
 def _converter(pos: Position) -> Any:
