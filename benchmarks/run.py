@@ -1,11 +1,11 @@
 """Time the solver on the fixed deal sets of `benchmarks.deals`.
 
     python -m benchmarks.run [--games belote jass ...] [--deals N] [--quick]
-                             [--tt-megabytes 32] [--time-limit S] [--json out.json]
+                             [--tt-megabytes 8] [--time-limit S] [--json out.json]
 
 For each set, every deal is solved from its first card: the full analysis (every
-legal first move valued, `analyse`) and, when the API offers it, the value alone
-(`analyse(..., value_only=True)`; the column is left out otherwise).  Reported per
+legal first move valued, `analyse`) and the value alone with the best move(s)
+(`hint`, column "value_only").  Reported per
 set: median, 90th and 99th percentile and maximum wall time of one call (ms,
 nearest-rank percentiles), mean nodes, nodes per second (all nodes / all time),
 the transposition table's size, the process's peak RSS so far, and how many
@@ -16,7 +16,6 @@ results were not exact (only with a limit).  One thread, one process; the engine
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import platform
@@ -70,14 +69,6 @@ def peak_rss_mb() -> float:
     return peak / (1024.0 * 1024.0) if sys.platform == "darwin" else peak / 1024.0
 
 
-def supports_value_only(analyse: Any) -> bool:
-    try:
-        params = inspect.signature(analyse).parameters
-    except (TypeError, ValueError):
-        return True  # cannot tell: the first call decides
-    return "value_only" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-
-
 def timed(call: Any, column: Column) -> Any:
     started = time.perf_counter()
     result = call()
@@ -89,23 +80,21 @@ def timed(call: Any, column: Column) -> Any:
 
 
 def bench_set(key: str, n: int, tt_megabytes: int, time_limit: float | None, value_only: bool, progress: bool) -> dict[str, Any]:
-    from solver.analysis import analyse
+    from solver import Engine
+    from solver.analysis import analyse, hint
 
     full, alone = Column(), Column()
-    limits: dict[str, Any] = {"tt_megabytes": tt_megabytes}
+    engine = Engine(tt_megabytes)
+    limits: dict[str, Any] = {"engine": engine}
     if time_limit is not None:
         limits["time_limit"] = time_limit
     set_deals = deals(key, n)
     for i, deal in enumerate(set_deals):
+        engine.clear()  # each call starts from an empty table: no help from the last
         timed(lambda d=deal: analyse(d, **limits), full)
         if value_only:
-            try:
-                timed(lambda d=deal: analyse(d, value_only=True, **limits), alone)
-            except TypeError as exc:
-                if "value_only" not in str(exc):
-                    raise
-                value_only = False
-                alone = Column()
+            engine.clear()
+            timed(lambda d=deal: hint(d, **limits), alone)
         if progress:
             sys.stderr.write(f"{key}: deal {i + 1}/{len(set_deals)}  {full.times_ms[-1]:.0f} ms\n")
             sys.stderr.flush()
@@ -184,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         "--deals", type=int, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
     )
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_DEALS} deals per set")
-    parser.add_argument("--tt-megabytes", type=int, default=32, help="transposition table size (default 32)")
+    parser.add_argument("--tt-megabytes", type=int, default=8, help="transposition table size (default 8)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per call (default: none, exact)")
     parser.add_argument("--no-value-only", action="store_true", help="skip the value_only column")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
@@ -197,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as exc:
         print(f"cannot import the solver: {exc}", file=sys.stderr)
         return 2
-    value_only = not args.no_value_only and supports_value_only(analyse)
+    value_only = not args.no_value_only
     try:
         analyse(WARMUP, tt_megabytes=args.tt_megabytes)  # builds the engine and its table
     except ImportError as exc:

@@ -294,7 +294,7 @@ def check_rules(n: int, seed: int, out: Any) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.vs_colver", description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200, help="belote deals to compare (default 200)")
-    parser.add_argument("--tt-megabytes", type=int, default=32, help="our table size (default 32)")
+    parser.add_argument("--tt-megabytes", type=int, default=8, help="our table size (default 8)")
     parser.add_argument("--check-rules", type=int, default=0, metavar="N", help="also check the rules on N randomly played deals")
     parser.add_argument("--seed", type=int, default=7, help="seed of the --check-rules deals and play")
     parser.add_argument("--no-localize", action="store_true", help="do not follow a mismatch down")

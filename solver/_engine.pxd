@@ -57,6 +57,7 @@ cdef struct Tables:
     int null_window_root         # root moves valued by null-window searches (MTD(f))
     int table_inside_tricks      # keep table entries for positions inside a trick too
     int history_order            # leads ordered by the cut-offs they caused before
+    int killer_moves             # try first the move that last refuted a sibling
     # Relative ranks: at a trick boundary, the zero-point cards still in play of each
     # run of zero-point cards are keyed as the lowest cards of that run, with their
     # owners spelt out; positions that differ only in which of them were played meet.

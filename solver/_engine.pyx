@@ -61,6 +61,7 @@ cdef struct Ctx:
     int64_t cuts
     int64_t passes               # null-window searches run by MTD(f)
     int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
+    int killer[16 * MAX_SEATS]   # per depth, the last move that caused a cut-off
 
 
 cdef inline double now() noexcept nogil:
@@ -492,6 +493,30 @@ cdef inline int available(Tables* t, State* s) noexcept nogil:
     return r
 
 
+cdef inline void master_trumps(Ctx* c, int* sure_for, int* sure_against) noexcept nogil:
+    """Points that one camp is sure to take: the run of highest trumps its seats hold
+    (nothing can beat them, so every trick they fall in is that camp's)."""
+    cdef Tables* t = c.t
+    cdef uint64_t trumps = c.s.in_hands & t.group_mask[t.trump_group]
+    cdef int b, points = 0
+    cdef bint ours, first_ours = False
+    cdef bint first = True
+    while trumps:
+        b = highest_bit(trumps)
+        ours = t.side_of[t.owner[b]] == t.max_side
+        if first:
+            first_ours = ours
+            first = False
+        elif ours != first_ours:
+            break
+        points += t.points[b]
+        trumps &= ~(<uint64_t>1 << b)
+    if first_ours:
+        sure_for[0] = points
+    else:
+        sure_against[0] = points
+
+
 cdef int last_trick_value(Ctx* c) noexcept nogil:
     """One card each: the last trick plays itself."""
     cdef int i, v
@@ -512,7 +537,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
-    cdef int lo, hi, a0, b0, r
+    cdef int lo, hi, a0, b0, r, depth, sure_for, sure_against
     cdef bint maximising
     cdef bint use_table
     cdef Key key
@@ -554,20 +579,32 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             tt_move = e.move
     if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
         r = available(t, s)
-        if t.has_gain and base + r <= alpha:
-            return base + r
-        if t.has_loss and base - r >= beta:
-            return base - r
-        if not t.has_gain and base <= alpha:
-            return base
-        if not t.has_loss and base >= beta:
-            return base
+        sure_for = 0
+        sure_against = 0
+        if s.trick_len == 0 and t.trump_group >= 0:
+            master_trumps(c, &sure_for, &sure_against)
+        if t.has_gain and t.has_loss:
+            hi = base + r - 2 * sure_against
+            lo = base - r + 2 * sure_for
+        elif t.has_gain:
+            hi = base + r - sure_against
+            lo = base + sure_for
+        else:
+            hi = base - sure_for
+            lo = base - r + sure_against
+        if hi <= alpha:
+            return hi
+        if lo >= beta:
+            return lo
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
     b0 = beta
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
+    depth = s.tricks_left * MAX_SEATS + s.trick_len
+    if tt_move == 255 and t.killer_moves:
+        tt_move = c.killer[depth]  # what refuted a sibling here last time
     n = order_moves(c, legal_moves(c), tt_move, moves)
     best = -INF if maximising else INF
     for i in range(n):
@@ -589,6 +626,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 if best < beta:
                     beta = best
         if alpha >= beta:
+            c.killer[depth] = moves[i]
             if t.history_order:
                 c.history[seat][moves[i]] += s.tricks_left * s.tricks_left
             break
@@ -803,6 +841,8 @@ cdef class Engine:
         cdef uint64_t legal
         self._load(spec)
         memset(&c, 0, sizeof(Ctx))
+        for i in range(16 * MAX_SEATS):
+            c.killer[i] = 255
         c.t = &self.tables
         c.table = self.table
         c.table_mask = self.table_mask
@@ -938,6 +978,7 @@ cdef class Engine:
         t.null_window_root = spec.get("null_window_root", 1)
         t.table_inside_tricks = spec.get("table_inside_tricks", 0)
         t.history_order = spec.get("history_order", 0)
+        t.killer_moves = spec.get("killer_moves", 0)
         segments = spec.get("zero_segments", [])
         t.relative_ranks = spec.get("relative_ranks", 1) and bool(segments) and not t.roem
         t.n_segments = len(segments)

@@ -79,9 +79,12 @@ class Hint:
     best: tuple[str, ...]
     value: Value | None
     exact: bool
+    nodes: int = 0
+    time_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"best": list(self.best), "value": self.value, "exact": self.exact}
+        return {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
+                "time_ms": round(self.time_ms, 3)}
 
 
 def as_position(position: Position | Mapping[str, Any] | str) -> Position:
@@ -152,18 +155,20 @@ def hint(
     if has_transform(pos):
         # several engine values map to one objective value: value every move
         result = analyse(pos, time_limit=time_limit, tt_megabytes=tt_megabytes, engine=engine)
-        return Hint(result.best, result.value, result.exact)
+        return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
+    started = time.perf_counter()
     eng = engine if engine is not None else _engine(tt_megabytes)
     outcome = solve(pos, eng, time_limit=time_limit, all_moves=False)
+    elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
         # stopped early: the best move found so far, marked as not exact
         solved = [(c, v) for c, v in outcome.values.items() if v is not None]
         solved.sort(key=lambda cv: (-preference(pos, cv[1]), cv[0]))
         if solved:
-            return Hint((str(solved[0][0]),), solved[0][1], False)
-        return Hint((), None, False)
+            return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed)
+        return Hint((), None, False, outcome.nodes, elapsed)
     best = tuple(str(c) for c in sorted(outcome.best_moves or []))
-    return Hint(best, outcome.value, True)
+    return Hint(best, outcome.value, True, outcome.nodes, elapsed)
 
 
 def has_transform(pos: Position) -> bool:
