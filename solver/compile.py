@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import RANKS, Card
 from .games.base import Rules
+from .games.klaverjas import FOUR_OF_A_KIND
 from .position import Position
 
 Value = int | bool
@@ -20,7 +21,6 @@ Value = int | bool
 GROUP_WIDTH = 12
 GROUP_INDEX = {"C": 0, "S": 1, "H": 2, "D": 3, "J": 4}
 SETTLE_ADDITIVE, SETTLE_NAT = 0, 1
-FOUR_OF_A_KIND = {"A": 100, "T": 100, "K": 100, "Q": 100, "J": 200}
 
 
 @dataclass
@@ -54,7 +54,7 @@ def build_spec(pos: Position) -> dict[str, Any]:
     scores = list(pos.scored)
     weight = [0] * n_sides
     settle = SETTLE_ADDITIVE
-    roem = objective != "all_tricks" and hasattr(rules, "sequence_position")
+    roem = objective != "all_tricks" and rules.has_roem
     if rules.individual:
         weight[side] = -1 if rules.lowest_is_best and objective == "points" else 1
         if objective == "all_tricks":  # count tricks instead of points
@@ -89,7 +89,7 @@ def build_spec(pos: Position) -> dict[str, Any]:
         "roem": int(roem),
     }
     if roem:
-        position_of = rules.sequence_position  # type: ignore[attr-defined]
+        position_of = rules.sequence_position
         spec["roem_cards"] = {bits[c]: ("CSHD".index(c.suit), position_of(c), RANKS.index(c.rank)) for c in rules.deck}
         spec["four_of_a_kind"] = {RANKS.index(r): v for r, v in FOUR_OF_A_KIND.items()}
         trump_kq = [bits[c] for c in rules.deck if c.suit == rules.trump and c.rank in "KQ"]
@@ -191,7 +191,8 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     rules = pos.rules
     if pos.objective in ("all_tricks", "pomme"):
         return (0, 1)
-    reach = remaining_points(pos) + rules.sweep_bonus + (200 * pos.tricks_left if hasattr(rules, "sequence_position") else 0)
+    most_roem_a_trick = 200  # four Jacks
+    reach = remaining_points(pos) + rules.sweep_bonus + (most_roem_a_trick * pos.tricks_left if rules.has_roem else 0)
     if rules.individual:
         own = pos.scored[pos.side]
         return (own, own + reach)

@@ -53,6 +53,7 @@ class Rules:
     individual: ClassVar[bool] = False  # each seat for himself, paranoid search
     lowest_is_best: ClassVar[bool] = False
     last_trick_bonus: ClassVar[int] = 10
+    has_roem: ClassVar[bool] = False  # tricks carry roem (`trick_bonus`, `sequence_position`)
     play_rule: int = FREE
 
     def __init__(self, options: dict[str, Any], trump: str | None, contract_seat: int | None) -> None:
@@ -135,6 +136,10 @@ class Rules:
     def trick_bonus(self, trick: Sequence[Card]) -> int:
         """Points a trick carries beyond its cards (roem); 0 for most games."""
         return 0
+
+    def sequence_position(self, card: Card) -> int:
+        """Where a card stands in a roem run (games with roem only)."""
+        raise NotImplementedError
 
     def trick_value(self, trick: Sequence[Card], last: bool) -> int:
         value = sum(self.points(c) for c in trick) + self.trick_bonus(trick) + self.per_trick_bonus

@@ -17,6 +17,7 @@ FOUR_OF_A_KIND = {"A": 100, "T": 100, "K": 100, "Q": 100, "J": 200}
 class Klaverjas(JackNineRules):
     name = "klaverjas"
     CONTRACT_FIELD = "declarer"
+    has_roem = True
     OPTIONS = (
         Option("rules", "rotterdam", ("rotterdam", "amsterdam", "seed"), "which obligations apply when you cannot follow"),
         Option("roem_order", "natural", ("natural", "rank"), "card order for sequences: A K Q J T 9 8 7, or the trick ranking"),
