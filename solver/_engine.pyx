@@ -14,6 +14,7 @@ cdef enum:
     LIMIT_NONE = 0
     LIMIT_NODES = 1
     LIMIT_TIME = 2
+    LIMIT_CANCELLED = 3
     CHECK_EVERY = 4095       # nodes between clock reads (mask)
     BUCKET = 2               # entries probed per key
 
@@ -56,6 +57,7 @@ cdef struct Ctx:
     int64_t node_limit           # 0: none
     double deadline              # 0: none
     int aborted                  # LIMIT_*
+    volatile int* cancel         # set from another thread by Engine.cancel()
     int64_t probes               # statistics for benchmarks
     int64_t hits
     int64_t cuts
@@ -551,6 +553,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             c.aborted = LIMIT_NODES
         elif c.deadline and now() >= c.deadline:
             c.aborted = LIMIT_TIME
+        elif c.cancel[0]:
+            c.aborted = LIMIT_CANCELLED
     if c.aborted:
         return 0
 
@@ -774,6 +778,7 @@ cdef class Engine:
     cdef object signature
     cdef int owner[MAX_BITS]
     cdef bint busy
+    cdef volatile int cancel_requested
 
     def __cinit__(self, int tt_megabytes=32):
         if tt_megabytes < 1:
@@ -802,6 +807,11 @@ cdef class Engine:
     def clear(self):
         """Forget everything the table holds."""
         self._new_generation()
+
+    def cancel(self):
+        """Stop the search running in another thread soon (within a few thousand
+        nodes); its result is then marked not exact with the limit "cancelled"."""
+        self.cancel_requested = 1
 
     cdef void _new_generation(self):
         self.generation += 1
@@ -841,6 +851,8 @@ cdef class Engine:
         cdef uint64_t legal
         self._load(spec)
         memset(&c, 0, sizeof(Ctx))
+        self.cancel_requested = 0
+        c.cancel = &self.cancel_requested
         for i in range(16 * MAX_SEATS):
             c.killer[i] = 255
         c.t = &self.tables
@@ -908,7 +920,7 @@ cdef class Engine:
                 result_values[bit] = result_values[stand_in]
                 if stand_in in best_moves:
                     best_moves.append(bit)
-        limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time"}[c.aborted]
+        limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
         return {
             "values": result_values,
             "nodes": c.nodes,

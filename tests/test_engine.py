@@ -164,3 +164,17 @@ def test_complete_two_player_deals_match_the_reference(rules: str, objective: st
     expected = {str(c): v for c, v in reference_values(position).items()}
     got = {m.move: m.value for m in analyse(position).moves}
     assert got == expected
+
+
+def test_cancel_from_another_thread_stops_the_search() -> None:
+    engine = Engine(2)
+    position = full_deal("jass", 5, trump="C")
+    results = []
+    worker = threading.Thread(target=lambda: results.append(analyse(position, engine=engine)))
+    worker.start()
+    threading.Event().wait(0.1)
+    engine.cancel()
+    worker.join(timeout=5)
+    assert not worker.is_alive()
+    assert not results[0].exact
+    assert results[0].limit == "cancelled"
