@@ -52,6 +52,8 @@ cdef struct Tables:
     int8_t rank_of[MAX_BITS]
     int16_t four_of_a_kind[16]   # per rank
     uint64_t stuk_mask           # trump King and Queen
+    int roem_card[4][8]          # the card at each suit and run place, -1 if none
+    uint64_t rank_mask[16]       # the four cards of each rank
     int merge_equivalent         # adjacent equal cards may be searched as one
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))

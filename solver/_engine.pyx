@@ -519,6 +519,82 @@ cdef inline void master_trumps(Ctx* c, int* sure_for, int* sure_against) noexcep
         sure_against[0] = points
 
 
+cdef inline bint distinct_owners(Tables* t, uint64_t cards) noexcept nogil:
+    """Whether no two of `cards` are in one hand (so they can fall in one trick)."""
+    cdef int seen = 0, b, bit
+    while cards:
+        b = __builtin_ctzll(cards)
+        cards &= cards - 1
+        bit = 1 << t.owner[b]
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
+cdef bint more_roem_possible(Ctx* c) noexcept nogil:
+    """Whether any trick still to come can carry roem or a pit (at a trick boundary).
+
+    When none can, the two sides' totals add up to a known number, and a Klaverjas
+    settlement is a step function of the raw difference alone."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int suit, place, rank, i, sides_with_tricks = 0
+    cdef uint64_t run
+    for i in range(t.n_sides):
+        if s.tricks[i]:
+            sides_with_tricks += 1
+    if sides_with_tricks <= 1:
+        return True  # a pit is still possible
+    if (s.in_hands & t.stuk_mask) == t.stuk_mask and t.stuk_mask and distinct_owners(t, t.stuk_mask):
+        return True
+    for rank in range(16):
+        if t.four_of_a_kind[rank] and (s.in_hands & t.rank_mask[rank]) == t.rank_mask[rank] \
+                and distinct_owners(t, t.rank_mask[rank]):
+            return True
+    for suit in range(4):
+        for place in range(6):
+            if t.roem_card[suit][place] < 0 or t.roem_card[suit][place + 1] < 0 or t.roem_card[suit][place + 2] < 0:
+                continue
+            run = (<uint64_t>1 << t.roem_card[suit][place]) | (<uint64_t>1 << t.roem_card[suit][place + 1]) \
+                | (<uint64_t>1 << t.roem_card[suit][place + 2])
+            if (s.in_hands & run) == run and distinct_owners(t, run):
+                return True
+    return False
+
+
+cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
+    """Klaverjas nat with no roem left to come: the value is a step function g of
+    the raw difference d (g(d) = d when the contract is made, else the fixed total
+    against the declarers), nondecreasing, so a raw search at the matching
+    threshold answers the null-window question; wider windows search d exactly."""
+    cdef Tables* t = c.t
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    cdef int total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + t.last_trick_bonus
+    cdef bint declarer = t.max_side == t.nat_side
+    cdef int tau, r
+    t.settle = SETTLE_ADDITIVE
+    if beta - alpha > 1:
+        r = mtdf(c, value_base(t, &c.s))
+    else:
+        # the smallest raw difference whose value reaches beta
+        if declarer:
+            if beta <= -total:
+                t.settle = SETTLE_NAT
+                return -total
+            tau = beta if beta > threshold else threshold
+        else:
+            if beta > total:
+                t.settle = SETTLE_NAT
+                return total
+            tau = beta if beta <= -threshold else -threshold + 1
+        r = search(c, tau - 1, tau)
+    t.settle = SETTLE_NAT
+    if declarer:
+        return r if r >= threshold else -total
+    return r if r <= -threshold else total
+
+
 cdef int last_trick_value(Ctx* c) noexcept nogil:
     """One card each: the last trick plays itself."""
     cdef int i, v
@@ -581,6 +657,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             tt_move = e.move
+    if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
+        v = settle_by_raw_difference(c, alpha, beta)
+        if not c.aborted:
+            if v <= alpha:
+                store(c, &key, base, -INF, v, 255)
+            elif v >= beta:
+                store(c, &key, base, v, INF, 255)
+            else:
+                store(c, &key, base, v, v, 255)
+        return v
     if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
         r = available(t, s)
         sure_for = 0
@@ -687,16 +773,25 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
     for the declarers).  That additive search is fast; only when the contract fails
     does the search need the totals in its keys.  `settled_by` says which it was."""
     cdef Tables* t = c.t
-    cdef int v, threshold, total
+    cdef int v, r, threshold, total
+    cdef bint made
     settled_by[0] = t.settle
     if t.settle == SETTLE_NAT:
+        # one null-window test of the raw difference: can the declarers make it?
         t.settle = SETTLE_ADDITIVE
-        v = mtdf(c, value_base(t, &c.s))
+        threshold = 1 if t.nat_on_tie else 0
+        if t.max_side == t.nat_side:
+            r = search(c, threshold - 1, threshold)
+            made = r >= threshold
+        else:
+            r = search(c, -threshold, -threshold + 1)
+            made = r <= -threshold
+        if made and not c.aborted:
+            v = mtdf(c, r) if exact else search(c, alpha, beta)
         t.settle = SETTLE_NAT
         if c.aborted:
             return 0
-        threshold = 1 if t.nat_on_tie else 0
-        if (v >= threshold) if t.max_side == t.nat_side else (-v >= threshold):
+        if made:
             settled_by[0] = SETTLE_ADDITIVE
             return v
         # the defenders score everything; a first guess: no more roem
@@ -1005,10 +1100,14 @@ cdef class Engine:
             if t.weight[i] < 0:
                 t.has_loss = 1
         if t.roem:
+            for i in range(32):
+                t.roem_card[i // 8][i % 8] = -1
             for bit, (suit, place, rank) in spec["roem_cards"].items():
                 t.roem_suit[bit] = suit
                 t.roem_place[bit] = place
                 t.rank_of[bit] = rank
+                t.roem_card[suit][place] = bit
+                t.rank_mask[rank] |= <uint64_t>1 << bit
             for rank, value in spec["four_of_a_kind"].items():
                 t.four_of_a_kind[rank] = value
             t.stuk_mask = spec["stuk_mask"]
