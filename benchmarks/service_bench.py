@@ -10,7 +10,8 @@ runs that many client threads, each with its own channel, each asking `Hint` for
 positions in turn, for `--seconds` after a short warm-up.  Reported per client count:
 hints per second, p50/p90/p99 latency (ms, nearest rank), and the CPU use of the
 server process and of this (client) process (all cores together: 200% is two cores
-busy; the server's on Linux only).  `--tricks-left 6 8` makes the searches longer.
+busy; the server's on Linux only).  `--tricks-left 6 8` makes the searches longer;
+`--processes 2` runs the server as two processes on one port.
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ def mid_game_positions(count: int, seed: int = 1, fewest: int = 3, most: int = 5
     return positions[:count]
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen[str], str]:
+def start_server(workers: int, processes: int = 1) -> tuple[subprocess.Popen[str], str]:
     command = [sys.executable, "-m", "solver.cli", "serve", "--address", "localhost:0", "--workers", str(workers)]
+    command += ["--processes", str(processes)]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     assert process.stderr is not None
@@ -70,12 +72,17 @@ def start_server(workers: int) -> tuple[subprocess.Popen[str], str]:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process so far (Linux /proc), None elsewhere."""
+    """User + system CPU time of a process and its children so far (Linux /proc), None elsewhere."""
+    total = 0.0
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for child in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child_pid in child.read_text().split():
+            total += cpu_seconds(int(child_pid)) or 0.0
+    return total
 
 
 def run_clients(address: str, positions: list[dict[str, Any]], clients: int, seconds: float, pid: int | None) -> dict[str, Any]:
@@ -140,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         "--tricks-left", type=int, nargs=2, default=[3, 5], metavar=("FEWEST", "MOST"), help="tricks left in the positions"
     )
     parser.add_argument("--workers", type=int, default=0, help="server workers (default: one per core)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (plis serve --processes)")
     parser.add_argument("--address", help="use a running server instead of starting one")
     parser.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     args = parser.parse_args(argv)
@@ -149,10 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     process = None
     address = args.address
     if address is None:
-        process, address = start_server(args.workers)
+        process, address = start_server(args.workers, args.processes)
     rows = []
     try:
-        print(f"{len(positions)} positions ({fewest}-{most} tricks left) of {', '.join(DEAL_SETS)}; server {address}")
+        where = f"server {address}" + (f", {args.processes} processes" if args.processes > 1 else "")
+        print(f"{len(positions)} positions ({fewest}-{most} tricks left) of {', '.join(DEAL_SETS)}; {where}")
         print(f"{'clients':>7} {'hints/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'server CPU':>11} {'client CPU':>11}")
         for clients in args.clients:
             row = run_clients(address, positions, clients, args.seconds, process.pid if process else None)
@@ -174,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "tricks_left": [fewest, most],
             "seconds": args.seconds,
+            "processes": args.processes,
         }
         Path(args.json).write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 DEFAULT_ADDRESS = "localhost:50051"
 
@@ -24,6 +24,7 @@ class ServerConfig:
     tls_key: str | None = None
     token: str | None = None  # required as `authorization: Bearer <token>` when set
     grace: float = 5.0  # seconds the calls in flight get at shutdown
+    processes: int = 1  # server processes sharing the port (SO_REUSEPORT, Linux)
 
     @property
     def worker_count(self) -> int:
@@ -33,6 +34,18 @@ class ServerConfig:
     def tt_megabytes(self) -> int:
         """Each worker engine's table."""
         return max(1, self.tt_memory_mb // self.worker_count)
+
+    def per_process(self, address: str) -> ServerConfig:
+        """The settings of one of `processes` processes: workers, tables and pending calls shared out."""
+        n = max(1, self.processes)
+        return replace(
+            self,
+            address=address,
+            workers=max(1, self.worker_count // n),
+            tt_memory_mb=max(1, self.tt_memory_mb // n),
+            max_pending=max(1, self.max_pending // n),
+            processes=1,
+        )
 
 
 def is_loopback(address: str) -> bool:
@@ -71,6 +84,13 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--grace", type=float, default=defaults.grace, metavar="SECONDS", help="time the calls in flight get at shutdown"
     )
+    cmd.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port (Linux); workers, tables and pending calls are shared out among them",
+    )
     cmd.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING...")
 
 
@@ -79,8 +99,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     if args.token_file:
         with open(args.token_file, encoding="utf-8") as f:
             token = f.read().strip() or None
-    if args.workers < 0 or args.tt_memory_mb < 1 or args.max_batch < 1 or args.max_pending < 1:
-        raise ValueError("--workers must be >= 0, --tt-memory-mb, --max-batch and --max-pending >= 1")
+    if args.workers < 0 or min(args.tt_memory_mb, args.max_batch, args.max_pending, args.processes) < 1:
+        raise ValueError("--workers must be >= 0; --tt-memory-mb, --max-batch, --max-pending and --processes >= 1")
     return ServerConfig(
         address=args.address,
         workers=args.workers,
@@ -91,4 +111,5 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         tls_key=args.tls_key,
         token=token,
         grace=args.grace,
+        processes=args.processes,
     )

@@ -250,11 +250,13 @@ def result_from(message: pb.Result) -> Result:
 
 
 def hint_message(hint: Hint) -> pb.HintResponse:
-    return pb.HintResponse(best=list(hint.best), value=value_message(hint.value), exact=hint.exact)
+    return pb.HintResponse(
+        best=list(hint.best), value=value_message(hint.value), exact=hint.exact, nodes=hint.nodes, time_ms=hint.time_ms
+    )
 
 
 def hint_from(message: pb.HintResponse) -> Hint:
-    return Hint(tuple(message.best), value_from(message.value), message.exact)
+    return Hint(tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms)
 
 
 def error_message(error: PlisError) -> pb.Error:

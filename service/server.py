@@ -17,6 +17,8 @@
   its call is cancelled.
 - Bad input: INVALID_ARGUMENT with a google.rpc.Status holding one ErrorInfo
   (reason, field) in the `grpc-status-details-bin` trailer.
+- `processes` > 1 runs that many such servers on one port (SO_REUSEPORT), for
+  loads of small positions whose Python work, not their search, is the cost.
 - Standard health checking (grpc.health.v1) and server reflection; graceful
   shutdown on SIGINT/SIGTERM (NOT_SERVING, then `grace` seconds for the calls in
   flight, then their searches are cancelled).
@@ -28,13 +30,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hmac
 import logging
+import multiprocessing
+import queue
 import signal
+import socket
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -44,8 +50,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import Hint, Result, _engine, _result, analyse
-from solver.compile import Outcome, solve
+from solver.analysis import Hint, Result, _engine, analyse, hint
 from solver.errors import OptionError, PlisError
 from solver.features import Claim, analyse_play, trump_table, verify_puzzle
 from solver.position import Position
@@ -64,7 +69,7 @@ FIRST_SLICE = 0.05  # seconds; a slice is where a cancelled call's search stops
 MAX_SLICE = 1.0
 
 T = TypeVar("T")
-S = TypeVar("S", Result, Outcome)
+S = TypeVar("S", Result, Hint)
 
 
 # --- stopping searches ------------------------------------------------------------------
@@ -103,11 +108,18 @@ class Guard:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise DeadlineReached()
 
-    def run(self, search: Callable[[float, int | None], S], time_limit: float | None, node_limit: int | None) -> S:
+    def run(
+        self,
+        search: Callable[[float, int | None], S],
+        time_limit: float | None,
+        node_limit: int | None,
+        timed_out: Callable[[S], bool] = lambda answer: answer.limit == "time",  # type: ignore[union-attr]
+    ) -> S:
         """`search(time_limit, node_limit)` in slices until it is done, within the deadline.
 
-        `search` returns something with `limit` and `nodes` (a `Result`, an
-        `Outcome`); the last slice's answer is returned with `nodes` of all slices.
+        `search` returns a `Result` or a `Hint`; `timed_out(answer)` says whether the
+        slice's time limit stopped it.  The last slice's answer is returned, with the
+        nodes of all slices.
         """
         started = time.monotonic()
         own_end = started + time_limit if time_limit else None
@@ -122,7 +134,7 @@ class Guard:
             budget = max(1, node_limit - nodes) if node_limit else None
             answer = search(this, budget)
             nodes += answer.nodes
-            if answer.limit != "time":  # solved, or the node limit
+            if not timed_out(answer):  # solved, or the node limit
                 break
             now = time.monotonic()
             if own_end is not None and now >= own_end and (self.deadline is None or own_end <= self.deadline):
@@ -130,10 +142,7 @@ class Guard:
             if self.deadline is not None and now >= self.deadline:
                 raise DeadlineReached()
             slice_length = min(slice_length * 2, MAX_SLICE)
-        if isinstance(answer, Result):
-            return replace(answer, nodes=nodes)
-        answer.nodes = nodes
-        return answer
+        return replace(answer, nodes=nodes, time_ms=(time.monotonic() - started) * 1000.0)
 
     def analyse(
         self,
@@ -144,26 +153,25 @@ class Guard:
         objective: str | None = None,
     ) -> Result:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
-        started = time.monotonic()
         engine = engine if engine is not None else _engine(self.tt_megabytes)
 
         def search(limit: float, nodes: int | None) -> Result:
             return analyse(position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine)
 
-        result = self.run(search, time_limit, node_limit)
-        return replace(result, time_ms=(time.monotonic() - started) * 1000.0)
+        return self.run(search, time_limit, node_limit)
 
     def hint(self, position: Position, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
-        """`solver.hint`, without replaying a line of best play for its points (not needed)."""
+        """`solver.hint` within the call's deadline (with a node limit: from `analyse`)."""
+        if node_limit:
+            result = self.analyse(position, time_limit=time_limit, node_limit=node_limit)
+            return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
         engine = _engine(self.tt_megabytes)
 
-        def search(limit: float, nodes: int | None) -> Outcome:
-            return solve(position, engine, time_limit=limit, node_limit=nodes)
+        def search(limit: float, nodes: int | None) -> Hint:
+            return hint(position, time_limit=limit, engine=engine)
 
-        outcome = self.run(search, time_limit, node_limit)
-        outcome.line = []
-        result = _result(position, outcome, 0.0)
-        return Hint(result.best, result.value, result.exact)
+        # without a node limit, only time stops hint(): not exact means timed out
+        return self.run(search, time_limit, None, timed_out=lambda answer: not answer.exact)
 
 
 # --- the service ---------------------------------------------------------------------------
@@ -528,17 +536,16 @@ class BackgroundServer:
         self.stop()
 
 
-async def serve(config: ServerConfig) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+async def serve(config: ServerConfig, announce: bool = True, ready: Any = None) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully.
+
+    `announce`: say on stderr where it serves; `ready`: a queue told the port once
+    serving (the processes of `serve_processes`).
+    """
     running = await PlisServer.start(config)
     host = config.address.rsplit(":", 1)[0]
-    security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
-    print(
-        f"plis: serving {SERVICE_NAME} on {host}:{running.port} ({security}; {config.worker_count} workers, "
-        f"{config.tt_megabytes} MB table each)",
-        file=sys.stderr,
-        flush=True,
-    )
+    if announce:
+        print(f"plis: serving {SERVICE_NAME} on {host}:{running.port} ({describe(config)})", file=sys.stderr, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -546,9 +553,88 @@ async def serve(config: ServerConfig) -> None:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread, Windows
             pass
+    if ready is not None:
+        ready.put(running.port)
     await stop.wait()
-    print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
+    if announce:
+        print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
     await running.stop()
+
+
+def describe(config: ServerConfig, processes: int = 1) -> str:
+    security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
+    each = f"{processes} processes of " if processes > 1 else ""
+    return f"{security}; {each}{config.worker_count} workers, {config.tt_megabytes} MB table each"
+
+
+def _process_main(config: ServerConfig, ready: Any) -> None:
+    """One of the processes of `serve_processes` (started by multiprocessing's spawn)."""
+    try:
+        asyncio.run(serve(config, announce=False, ready=ready))
+    except KeyboardInterrupt:  # pragma: no cover - ^C before the loop took the signal
+        pass
+
+
+@contextlib.contextmanager
+def _reserved_port(host: str, port: int) -> Iterator[int]:
+    """Hold `host`:`port` (port 0: a free one) with SO_REUSEPORT, so that the server
+    processes can all bind it and nobody else can take it meanwhile."""
+    family = socket.getaddrinfo(host.strip("[]") or None, port, type=socket.SOCK_STREAM)[0][0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host.strip("[]"), port))
+        yield int(sock.getsockname()[1])
+    finally:
+        sock.close()
+
+
+def serve_processes(config: ServerConfig) -> int:
+    """Serve from `config.processes` processes sharing one port (SO_REUSEPORT, Linux).
+
+    Each process is a whole server (health, reflection, its share of the workers and
+    tables); the kernel spreads the connections among them, so calls whose Python
+    work outweighs their search (small positions) still use every core.
+    """
+    if not hasattr(socket, "SO_REUSEPORT"):
+        raise OSError("--processes needs SO_REUSEPORT (Linux)")
+    host, _, port_text = config.address.rpartition(":")
+    context = multiprocessing.get_context("spawn")
+    with _reserved_port(host, int(port_text)) as port:
+        child = config.per_process(f"{host}:{port}")
+        ready = context.Queue()
+        processes = [
+            context.Process(target=_process_main, args=(child, ready), name=f"plis-serve-{i}") for i in range(config.processes)
+        ]
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        for process in processes:
+            process.start()
+        try:
+            for _ in processes:
+                ready.get(timeout=120)
+        except queue.Empty:
+            stop.set()
+        else:
+            print(
+                f"plis: serving {SERVICE_NAME} on {host}:{port} ({describe(child, config.processes)})",
+                file=sys.stderr,
+                flush=True,
+            )
+        while not stop.wait(0.2):
+            if not all(p.is_alive() for p in processes):
+                print("plis: a server process ended; stopping the others", file=sys.stderr, flush=True)
+                break
+        print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()  # SIGTERM: each shuts down gracefully
+        for process in processes:
+            process.join(config.grace + 10)
+            if process.is_alive():
+                process.kill()
+    return 0 if all(p.exitcode == 0 for p in processes) else 1
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -565,6 +651,8 @@ def serve_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
+        if config.processes > 1:
+            return serve_processes(config)
         asyncio.run(serve(config))
     except (OSError, ValueError, RuntimeError) as exc:
         print(f"plis serve: {exc}", file=sys.stderr)

@@ -79,8 +79,8 @@ class Hint:
     best: tuple[str, ...]
     value: Value | None
     exact: bool
-    nodes: int = 0
-    time_ms: float = 0.0
+    nodes: int = field(default=0, compare=False)
+    time_ms: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from .analysis import DEFAULT_TT_MEGABYTES, Hint, Result, analyse
+from .analysis import DEFAULT_TT_MEGABYTES, Hint, Result, analyse, hint
 from .cards import format_cards
 from .errors import PlisError
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
@@ -128,8 +128,11 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
         position = Position.from_dict(data)
         if args.objective:
             position = position.with_objective(args.objective)
-        result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
-        found = Hint(result.best, result.value, result.exact)
+        if args.node_limit:  # hint() has no node limit: value every move under it
+            result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
+            found = Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
+        else:
+            found = hint(position, time_limit=args.time_limit, tt_megabytes=args.tt_mb)
         return found.to_dict(), pretty_hint(position, found)
 
     return handle

@@ -173,14 +173,18 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("best", "value", "exact")
+    __slots__ = ("best", "value", "exact", "nodes", "time_ms")
     BEST_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    TIME_MS_FIELD_NUMBER: _ClassVar[int]
     best: _containers.RepeatedScalarFieldContainer[str]
     value: Value
     exact: bool
-    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ...) -> None: ...
+    nodes: int
+    time_ms: float
+    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ...) -> None: ...
 
 class AnalyseBatchRequest(_message.Message):
     __slots__ = ("positions", "limits")
