@@ -79,7 +79,15 @@ def timed(call: Any, column: Column) -> Any:
     return result
 
 
-def bench_set(key: str, n: int, tt_megabytes: int, time_limit: float | None, value_only: bool, progress: bool) -> dict[str, Any]:
+def bench_set(
+    key: str,
+    n: int,
+    tt_megabytes: int,
+    time_limit: float | None,
+    value_only: bool,
+    progress: bool,
+    engine_options: dict[str, int] | None = None,
+) -> dict[str, Any]:
     from solver import Engine
     from solver.analysis import analyse, hint
 
@@ -91,7 +99,7 @@ def bench_set(key: str, n: int, tt_megabytes: int, time_limit: float | None, val
     set_deals = deals(key, n)
     for i, deal in enumerate(set_deals):
         engine.clear()  # each call starts from an empty table: no help from the last
-        timed(lambda d=deal: analyse(d, **limits), full)
+        timed(lambda d=deal: analyse(d, engine_options=engine_options, **limits), full)
         if value_only:
             engine.clear()
             timed(lambda d=deal: hint(d, **limits), alone)
@@ -178,9 +186,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-value-only", action="store_true", help="skip the value_only column")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--engine-option",
+        action="append",
+        default=[],
+        metavar="LEVER=0|1",
+        help="switch a search lever off or on for analyse, e.g. merge_equivalent=0 (solver.compile.ENGINE_OPTIONS)",
+    )
     args = parser.parse_args(argv)
 
     n = args.deals if args.deals is not None else (QUICK_DEALS if args.quick else DEFAULT_DEALS)
+    engine_options = {}
+    for item in args.engine_option:
+        name, _, value = item.partition("=")
+        engine_options[name] = int(value or "1")
     try:
         from solver.analysis import analyse
     except ImportError as exc:
@@ -197,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     print(HEAD)
     print("-" * len(HEAD), flush=True)
     for key in args.games or list(DEAL_SETS):
-        rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet))
+        rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet, engine_options))
         print_rows(rows[-1])
     print(FOOT)
     if args.json:

@@ -44,6 +44,9 @@ BatchItem = tuple[int, Result | PlisError]
 DEFAULT_TIMEOUT = 60.0  # seconds, for each call unless given
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 CHANNEL_OPTIONS = [
+    # a client its own connection (gRPC shares one among a process's channels by
+    # default), so that the connections of several clients spread over a server's processes
+    ("grpc.use_local_subchannel_pool", 1),
     # reconnect soon after the server comes back, so that retries find it
     ("grpc.initial_reconnect_backoff_ms", 100),
     ("grpc.min_reconnect_backoff_ms", 100),

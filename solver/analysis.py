@@ -119,12 +119,14 @@ def analyse(
     node_limit: int | None = None,
     tt_megabytes: int = DEFAULT_TT_MEGABYTES,
     engine: Any = None,
+    engine_options: Mapping[str, int] | None = None,
 ) -> Result:
     """Value every legal move of `position` exactly (or within the limits given).
 
     `time_limit` is in seconds, `node_limit` counts search nodes; when either stops
     the search the result has `exact=False` and `limit` says which.  `engine` may be
     a `solver.Engine` of your own (its table is kept between calls).
+    `engine_options` switch search levers off for measurement (solver.compile).
     """
     from .compile import solve
 
@@ -135,7 +137,7 @@ def analyse(
         raise PositionError("hands", "the deal is over: there is no move to analyse")
     started = time.perf_counter()
     eng = engine if engine is not None else _engine(tt_megabytes)
-    outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit)
+    outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options)
     elapsed = (time.perf_counter() - started) * 1000.0
     return _result(pos, outcome, elapsed)
 

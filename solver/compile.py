@@ -8,6 +8,7 @@ into cards and the objective's values (RULES.md, "Value of a position").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,8 +43,21 @@ def card_bit(rules: Rules, card: Card) -> int:
     return GROUP_INDEX[rules.group(card)] * GROUP_WIDTH + rules.strength(card)
 
 
-def build_spec(pos: Position) -> dict[str, Any]:
-    """The engine's description of `pos` (tables, state, objective)."""
+ENGINE_OPTIONS = (  # search levers, each on (1) by default but the last three
+    "merge_equivalent",
+    "bound_cuts",
+    "null_window_root",
+    "relative_ranks",
+    "table_inside_tricks",
+    "history_order",
+    "killer_moves",
+)
+
+
+def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The engine's description of `pos` (tables, state, objective).
+
+    `engine_options` switch search levers on (1) or off (0), for measuring them."""
     rules = pos.rules
     objective = pos.objective
     bits = {card: card_bit(rules, card) for card in rules.deck}
@@ -95,6 +109,10 @@ def build_spec(pos: Position) -> dict[str, Any]:
         trump_kq = [bits[c] for c in rules.deck if c.suit == rules.trump and c.rank in "KQ"]
         spec["stuk_mask"] = sum(1 << b for b in trump_kq) if len(trump_kq) == 2 else 0
     spec["zero_segments"] = zero_segments(rules, bits, points)
+    for name, value in (engine_options or {}).items():
+        if name not in ENGINE_OPTIONS:
+            raise ValueError(f"engine_options: unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")
+        spec[name] = int(value)
     # everything above decides what a table entry means; a change empties the table
     spec["signature"] = repr(sorted(spec.items()))
     spec.update(
@@ -131,9 +149,10 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     all_moves: bool = True,
+    engine_options: Mapping[str, int] | None = None,
 ) -> Outcome:
     """Run the engine on `pos` and return the objective's values per move."""
-    spec = build_spec(pos)
+    spec = build_spec(pos, engine_options)
     bits = spec.pop("_bits")
     card_of = {b: c for c, b in bits.items()}
     raw = engine.solve(spec, time_limit or 0.0, node_limit or 0, all_moves, all_moves)
