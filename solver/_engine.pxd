@@ -60,6 +60,14 @@ cdef struct Tables:
     int table_inside_tricks      # keep table entries for positions inside a trick too
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
+    # When the objective is a step function of the value (yes/no objectives,
+    # Klaberjass bate), a root move needs only null-window tests at the steps
+    # plan_low <= plan_high, and an exact value only in one region:
+    # 0 none, 1 below plan_low, 2 at or above plan_high.  plan = 0: always exact.
+    int plan
+    int plan_low
+    int plan_high
+    int plan_exact
     # Relative ranks: at a trick boundary, the zero-point cards still in play of each
     # run of zero-point cards are keyed as the lowest cards of that run, with their
     # owners spelt out; positions that differ only in which of them were played meet.

@@ -828,6 +828,23 @@ cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bin
     return best - step
 
 
+cdef int value_by_plan(Ctx* c, int guess) noexcept nogil:
+    """A root move's value, as exact as the objective's steps need (Tables.plan)."""
+    cdef Tables* t = c.t
+    cdef int r = search(c, t.plan_high - 1, t.plan_high)
+    if c.aborted:
+        return 0
+    if r >= t.plan_high:
+        return mtdf(c, r) if t.plan_exact == 2 else r
+    if t.plan_low < t.plan_high:
+        r = search(c, t.plan_low - 1, t.plan_low)
+        if c.aborted:
+            return 0
+        if r >= t.plan_low:
+            return t.plan_low  # between the steps: the objective has one value there
+    return mtdf(c, r) if t.plan_exact == 1 else r
+
+
 cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
     """One line of best play from the current state: at each step the first move
     whose value equals `value` (values are final values, so they stay the same)."""
@@ -969,7 +986,10 @@ cdef class Engine:
                 is_best[i] = False
             for i in range(n):
                 play(&c, moves[i], &u)
-                if all_moves or i == 0:
+                if self.tables.plan:
+                    v = value_by_plan(&c, 0)
+                    solved[i] = True
+                elif all_moves or i == 0:
                     if self.tables.null_window_root:
                         guess = values[i - 1] if i > 0 else value_base(c.t, &c.s)
                         v = value_after_root_move(&c, guess, 0, 0, True, &modes[i])
@@ -997,6 +1017,8 @@ cdef class Engine:
                 settle = c.t.settle
                 c.t.settle = best_mode  # follow the line in the search that valued it
                 play(&c, best_bit, &u)
+                if c.t.plan:
+                    best = mtdf(&c, best)  # the plan may have left only a bound
                 line[0] = best_bit
                 line_len = 1 + principal_line(&c, best, &line[1], 63)
                 c.t.settle = settle
@@ -1086,6 +1108,10 @@ cdef class Engine:
         t.table_inside_tricks = spec.get("table_inside_tricks", 0)
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
+        t.plan = spec.get("plan", 0)
+        t.plan_low = spec.get("plan_low", 0)
+        t.plan_high = spec.get("plan_high", 0)
+        t.plan_exact = spec.get("plan_exact", 0)
         segments = spec.get("zero_segments", [])
         t.relative_ranks = spec.get("relative_ranks", 1) and bool(segments) and not t.roem
         t.n_segments = len(segments)

@@ -14,11 +14,13 @@ from typing import Any
 
 from .cards import RANKS, Card
 from .games.base import Rules
+from .games.jass import Putz
 from .games.klaverjas import FOUR_OF_A_KIND
 from .position import Position
 
 Value = int | bool
 
+POMME_POINTS = Putz.POMME_BELOW  # a seat with this many points is not pomme
 GROUP_WIDTH = 12
 GROUP_INDEX = {"C": 0, "S": 1, "H": 2, "D": 3, "J": 4}
 SETTLE_ADDITIVE, SETTLE_NAT = 0, 1
@@ -109,6 +111,7 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
         trump_kq = [bits[c] for c in rules.deck if c.suit == rules.trump and c.rank in "KQ"]
         spec["stuk_mask"] = sum(1 << b for b in trump_kq) if len(trump_kq) == 2 else 0
     spec["zero_segments"] = zero_segments(rules, bits, points)
+    spec.update(step_plan(pos))
     for name, value in (engine_options or {}).items():
         if name not in ENGINE_OPTIONS:
             raise ValueError(f"engine_options: unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")
@@ -125,6 +128,22 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     )
     spec["_bits"] = bits
     return spec
+
+
+def step_plan(pos: Position) -> dict[str, int]:
+    """For objectives that are step functions of the engine's value, the steps at
+    which a root move needs only a null-window test (see Tables.plan)."""
+    rules, objective = pos.rules, pos.objective
+    if objective == "pomme":
+        return {"plan": 1, "plan_low": POMME_POINTS, "plan_high": POMME_POINTS, "plan_exact": 0}
+    if objective == "all_tricks":
+        return {"plan": 1, "plan_low": rules.hand_size, "plan_high": rules.hand_size, "plan_exact": 0}
+    if objective == "score" and rules.name == "klaberjass" and rules.contract_seat is not None:
+        # the raw difference d for the analysed side: the taker needs it exactly only
+        # when above 0 (made), the opponent only when below 0 (the taker made it)
+        taker = rules.side_of(rules.contract_seat) == pos.side
+        return {"plan": 1, "plan_low": 0, "plan_high": 1, "plan_exact": 2 if taker else 1}
+    return {"plan": 0}
 
 
 def zero_segments(rules: Rules, bits: dict[Card, int], points: dict[int, int]) -> list[int]:
@@ -183,7 +202,7 @@ def _converter(pos: Position) -> Any:
         if objective == "all_tricks":
             return lambda v: v == rules.hand_size
         if objective == "pomme":
-            return lambda v: v >= 21
+            return lambda v: v >= POMME_POINTS
     if objective == "score" and rules.name == "klaberjass":
         total = sum(pos.scored) + remaining_points(pos)
 
