@@ -407,6 +407,17 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
     victim.generation = c.generation
 
 
+cdef inline void remember(Ctx* c, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
+    """Store a fail-soft result of a search with window (alpha, beta): outside the
+    window it is only a bound."""
+    if v <= alpha:
+        store(c, k, base, -INF, v, move)
+    elif v >= beta:
+        store(c, k, base, v, INF, move)
+    else:
+        store(c, k, base, v, v, move)
+
+
 # --- search -----------------------------------------------------------------------
 
 cdef inline int desirability(Ctx* c, int winner_seat, bint maximising) noexcept nogil:
@@ -660,12 +671,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
-            if v <= alpha:
-                store(c, &key, base, -INF, v, 255)
-            elif v >= beta:
-                store(c, &key, base, v, INF, 255)
-            else:
-                store(c, &key, base, v, v, 255)
+            remember(c, &key, base, v, alpha, beta, 255)
         return v
     if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
         r = available(t, s)
@@ -721,14 +727,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 c.history[seat][moves[i]] += s.tricks_left * s.tricks_left
             break
 
-    # 3. remember what was learnt (fail-soft: outside the window it is a bound)
+    # 3. remember what was learnt
     if use_table:
-        if best <= a0:
-            store(c, &key, base, -INF, best, best_move)
-        elif best >= b0:
-            store(c, &key, base, best, INF, best_move)
-        else:
-            store(c, &key, base, best, best, best_move)
+        remember(c, &key, base, best, a0, b0, best_move)
     return best
 
 
