@@ -987,6 +987,7 @@ cdef class Engine:
                 is_best[i] = False
             for i in range(n):
                 play(&c, moves[i], &u)
+                modes[i] = c.t.settle
                 if self.tables.plan:
                     v = value_by_plan(&c, 0)
                     solved[i] = True

@@ -147,6 +147,7 @@ def hint(
     time_limit: float | None = None,
     tt_megabytes: int = DEFAULT_TT_MEGABYTES,
     engine: Any = None,
+    node_limit: int | None = None,
 ) -> Hint:
     """The best move(s) and the value of `position`, without valuing the other moves."""
     from .compile import solve
@@ -156,11 +157,11 @@ def hint(
         raise PositionError("hands", "the deal is over: there is no move to suggest")
     if has_transform(pos):
         # several engine values map to one objective value: value every move
-        result = analyse(pos, time_limit=time_limit, tt_megabytes=tt_megabytes, engine=engine)
+        result = analyse(pos, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes, engine=engine)
         return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
     started = time.perf_counter()
     eng = engine if engine is not None else _engine(tt_megabytes)
-    outcome = solve(pos, eng, time_limit=time_limit, all_moves=False)
+    outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=False)
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
         # stopped early: the best move found so far, marked as not exact

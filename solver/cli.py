@@ -128,11 +128,7 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
         position = Position.from_dict(data)
         if args.objective:
             position = position.with_objective(args.objective)
-        if args.node_limit:  # hint() has no node limit: value every move under it
-            result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
-            found = Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
-        else:
-            found = hint(position, time_limit=args.time_limit, tt_megabytes=args.tt_mb)
+        found = hint(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
         return found.to_dict(), pretty_hint(position, found)
 
     return handle

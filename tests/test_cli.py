@@ -6,6 +6,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str],
     return status, captured.out.splitlines(), captured.err
 
 
-def comparable(answer: dict) -> dict:
-    """An answer without what changes from run to run."""
-    return {k: v for k, v in answer.items() if k not in ("time_ms", "nodes")}
+def comparable(answer: Any) -> Any:
+    """An answer without what may change from run to run: timings, node counts, and
+    the points of the line of best play (any best line will do)."""
+    if isinstance(answer, dict):
+        return {k: comparable(v) for k, v in answer.items() if k not in ("time_ms", "nodes", "points")}
+    if isinstance(answer, list):
+        return [comparable(v) for v in answer]
+    return answer
 
 
 # --- analyse -----------------------------------------------------------------------------

@@ -178,3 +178,24 @@ def test_cancel_from_another_thread_stops_the_search() -> None:
     assert not worker.is_alive()
     assert not results[0].exact
     assert results[0].limit == "cancelled"
+
+
+def test_step_objective_lines_do_not_depend_on_earlier_searches() -> None:
+    """A Putz pomme line after a Klaverjas nat search elsewhere is still a whole line
+    (the root once left the line's settlement mode uninitialised for step objectives)."""
+    nat = {
+        "game": "klaverjas", "options": {"rules": "rotterdam", "roem_order": "rank", "nat_on_tie": True},
+        "trump": "D", "declarer": 3, "hands": ["DA DT D9", "SK S7", "DK DJ", "CA DQ D8"],
+        "trick": ["HJ", "HT"], "leader": 1, "scored": [5, 41], "tricks": [2, 3], "objective": "score",
+    }
+    pomme = {
+        "game": "putz", "trump": "H", "hands": ["S8 HK HJ", "S9 DQ", "H7 DT D8"], "trick": ["CK"],
+        "leader": 1, "scored": [73, 82, 18], "tricks": [2, 3, 1], "objective": "pomme",
+    }
+    analyse(nat, engine=Engine(8))
+    result = analyse(pomme, engine=Engine(8))
+    end = Position.from_dict(pomme)
+    for move in result.line:
+        end = end.play(move)
+    assert end.is_over
+    assert list(result.points) == end.final_scores()

@@ -161,7 +161,8 @@ def test_trump_table_klaberjass_both_takers() -> None:
     assert [(e.trump, e.declaring_side) for e in table.entries] == [(t, s) for t in "CSHD" for s in (0, 1)]
     for entry in table.entries:
         result = analyse({"game": "klaberjass", "trump": entry.trump, "taker": entry.declaring_side, "deal": deal})
-        assert entry.value == result.value and entry.best == result.best and entry.points == result.points
+        assert entry.value == result.value and entry.best == result.best
+        assert entry.points is not None and len(entry.points) == 2  # along some best line
         assert table.value(entry.trump, entry.declaring_side) == entry.value
     json.dumps(table.to_dict())
     with pytest.raises(KeyError):
@@ -181,7 +182,9 @@ def test_trump_table_computes_the_bonuses_of_each_trump() -> None:
     deal = deal_of("klaberjass", 8)
     by_deal = trump_table({"game": "klaberjass", "trump": "C", "taker": 1, "deal": deal})
     by_hands = trump_table({"game": "klaberjass", "hands": deal})
-    assert by_deal.entries == by_hands.entries
+    assert [(e.trump, e.declaring_side, e.value, e.best) for e in by_deal.entries] == [
+        (e.trump, e.declaring_side, e.value, e.best) for e in by_hands.entries
+    ]
     # a Position object in the deal form: its own trump's bella and sequences are not counted twice
     position = Position.from_dict({"game": "klaberjass", "trump": "S", "taker": 0, "deal": deal, "scored": [7, 0]})
     with_weis = trump_table(position, objective="raw")
