@@ -53,26 +53,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plis", description="Double-dummy analysis of point-trick card games.")
     commands = parser.add_subparsers(title="commands")
     analyse_cmd = commands.add_parser("analyse", help="value every legal move of each position")
-    _common(analyse_cmd)
-    analyse_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    _common(analyse_cmd, objective=True)
     analyse_cmd.set_defaults(handler=_analyse_handler)
 
     hint_cmd = commands.add_parser("hint", help="the best move(s) of each position and its value")
-    _common(hint_cmd)
-    hint_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    _common(hint_cmd, objective=True)
     hint_cmd.set_defaults(handler=_hint_handler)
 
     play_cmd = commands.add_parser(
         "play-analysis", help="positions given as deal + played: the value before and after each card, and what it lost"
     )
-    _common(play_cmd)
-    play_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    _common(play_cmd, objective=True)
     play_cmd.add_argument("--first", type=int, default=0, metavar="I", help="analyse played cards from index I on")
     play_cmd.set_defaults(handler=_play_handler)
 
     trumps_cmd = commands.add_parser("trumps", help="deals before play: the value for each trump (and declaring side)")
-    _common(trumps_cmd)
-    trumps_cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+    _common(trumps_cmd, objective=True)
     trumps_cmd.set_defaults(handler=_trumps_handler)
 
     verify_cmd = commands.add_parser(
@@ -95,8 +91,10 @@ def _serve(args: argparse.Namespace) -> int:
     return serve_command(args)
 
 
-def _common(cmd: argparse.ArgumentParser) -> None:
+def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
     cmd.add_argument("file", nargs="?", default="-", help="JSON Lines file of positions, or - for standard input")
+    if objective:
+        cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
     cmd.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="stop each search after this long")
     cmd.add_argument("--node-limit", type=int, default=None, metavar="N", help="stop each search after N nodes")
     cmd.add_argument("--tt-mb", type=int, default=DEFAULT_TT_MEGABYTES, metavar="MB", help="transposition table size")
