@@ -375,7 +375,9 @@ cdef inline int unrel(int16_t v, int base) noexcept nogil:
 
 cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexcept nogil:
     """Keep bounds on a position's value.  Replacement: the same key merges its
-    bounds; otherwise the slot holding fewer cards (cheaper to redo) gives way."""
+    bounds; otherwise two tiers: the bucket's first slot keeps the deeper (more
+    cards) of its entry and the new one, the second slot takes whatever the first
+    does not keep, so recent shallow entries are never locked out."""
     cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
     cdef Entry* e
     cdef Entry* victim = NULL
@@ -393,11 +395,12 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
             e.upper = clamp_rel(hi, base)
             e.move = <uint8_t>move
             return
-        if e.generation != c.generation:
-            if victim == NULL or victim.generation == c.generation:
-                victim = e
-        elif victim == NULL or (victim.generation == c.generation and popcount(e.cards) < popcount(victim.cards)):
-            victim = e
+    e = &c.table[i]
+    victim = &c.table[i + BUCKET - 1]
+    if e.generation != c.generation or popcount(k.cards) >= popcount(e.cards):
+        if e.generation == c.generation:
+            victim[0] = e[0]  # the deep slot's entry moves to the always-replace slot
+        victim = e
     victim.cards = k.cards
     victim.extra = k.extra
     victim.totals = k.totals
