@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
@@ -46,7 +47,12 @@ def main(argv: list[str] | None = None) -> int:
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
     with source:
-        return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary)
+        try:
+            return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary)
+        except BrokenPipeError:
+            # the reader went away (`plis analyse ... | head`): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_SOME_FAILED
 
 
 def build_parser() -> argparse.ArgumentParser:
