@@ -832,7 +832,7 @@ cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bin
     return best - step
 
 
-cdef int value_by_plan(Ctx* c, int guess) noexcept nogil:
+cdef int value_by_plan(Ctx* c) noexcept nogil:
     """A root move's value, as exact as the objective's steps need (Tables.plan)."""
     cdef Tables* t = c.t
     cdef int r = search(c, t.plan_high - 1, t.plan_high)
@@ -992,7 +992,7 @@ cdef class Engine:
                 play(&c, moves[i], &u)
                 modes[i] = c.t.settle
                 if self.tables.plan:
-                    v = value_by_plan(&c, 0)
+                    v = value_by_plan(&c)
                     solved[i] = True
                 elif all_moves or i == 0:
                     if self.tables.null_window_root:

@@ -113,15 +113,9 @@ Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]
 def _analyse_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = Position.from_dict(data)
-        result = analyse(
-            position,
-            objective=args.objective,
-            time_limit=args.time_limit,
-            node_limit=args.node_limit,
-            tt_megabytes=args.tt_mb,
-        )
         if args.objective:
             position = position.with_objective(args.objective)
+        result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
         return result.to_dict(), pretty_result(position, result)
 
     return handle

@@ -14,6 +14,7 @@ from typing import Any
 from .cards import Card, format_cards, parse_cards
 from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
 from .games import Rules, get_game
+from .games.jass import Putz
 
 HAND_FIELDS = ("hands", "trick", "leader", "tricks")
 KNOWN_FIELDS = {"game", "options", "trump", "declarer", "taker", "scored", "objective", "deal", "played", *HAND_FIELDS}
@@ -227,7 +228,7 @@ class Position:
         if objective == "all_tricks":
             return self.tricks[side] == self.rules.hand_size
         if objective == "pomme":
-            return finals[side] >= 21
+            return finals[side] >= Putz.POMME_BELOW
         raise AssertionError(objective)
 
     # --- writing -------------------------------------------------------------------

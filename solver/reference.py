@@ -9,6 +9,7 @@ state) and values each legal move of the root for the side to move.
 from __future__ import annotations
 
 from .cards import Card
+from .games.jass import Putz
 from .position import Position
 
 Value = int | bool
@@ -36,7 +37,7 @@ def reference_values(position: Position) -> dict[Card, Value]:
             return finals[side]
         if objective == "all_tricks":
             return tricks[side] == rules.hand_size
-        return finals[side] >= 21  # pomme
+        return finals[side] >= Putz.POMME_BELOW  # pomme
 
     def play(state: State, card: Card) -> State:
         hands, trick, leader, scored, tricks = state
