@@ -6,12 +6,13 @@ from ..errors import UnknownGameError
 from .base import Option, Rules
 from .bassadewitz import Bassadewitz
 from .belote import Belote
+from .besigue import Besigue
 from .jass import Jass, Putz
 from .klaberjass import Klaberjass
 from .klaverjas import Klaverjas
 
 GAMES: dict[str, type[Rules]] = {
-    cls.name: cls for cls in (Bassadewitz, Jass, Putz, Klaverjas, Klaberjass, Belote)
+    cls.name: cls for cls in (Bassadewitz, Jass, Putz, Besigue, Klaverjas, Klaberjass, Belote)
 }
 
 

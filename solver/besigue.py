@@ -1,0 +1,696 @@
+"""Bésigue positions (FORMAT.md, "Bésigue"): parsing, validation, moves and play.
+
+Bésigue is unlike the other games: two packs (identical cards), a talon drawn after
+every phase-1 trick, and declarations made as moves of their own by the trick winner
+(`seven`, `exchange7`, `meld:KIND:CARDS`, `pass`).  Cards in hand are `Copy`s: a card
+and the marks it carries (the meld kinds it was used in, `seven` for a trump 7 that
+has scored), because a marked copy is not interchangeable with a fresh one.
+
+`BesiguePosition.play` is the definition of the rules that the reference search
+(`reference_future`) walks; the fast search is `solver._besigue`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cards import SUITS, Card, parse_cards
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
+from .games.base import Rules
+from .games.besigue import (
+    FOUR_KIND,
+    HAND_SIZE,
+    LAST_TRICK_BONUS,
+    MELD_KINDS,
+    SEQUENCE_RANKS,
+    SEVEN_BONUS,
+    SEVEN_MARK,
+    STRENGTH_ORDER,
+    TALON_SIZE,
+    Besigue,
+)
+
+PHASE1_TRICKS = TALON_SIZE // 2
+TOTAL_TRICKS = PHASE1_TRICKS + HAND_SIZE
+DECLARATIONS = ("seven", "exchange7", "pass")
+KNOWN_FIELDS = {
+    "game", "options", "trump", "scored", "objective", "hands", "trick", "leader", "tricks", "talon",
+    "melded", "sevens", "exchanged", "dealer", "to_declare", "deal", "played",
+}
+STATE_FIELDS = ("hands", "trick", "leader", "tricks", "melded", "sevens", "exchanged", "to_declare")
+COPY_TOKEN = re.compile(r"^\s*([^\[\]\s]+)\s*(?:\[([^\]]*)\])?\s*$")
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One card in a hand with its marks: the meld kinds it was used in, `seven` if it
+    is a trump 7 that has scored.  Written `SQ`, `SQ[besigue,four_queens]`, `S7[seven]`."""
+
+    card: Card
+    marks: frozenset[str] = frozenset()
+
+    @property
+    def key(self) -> tuple[int, tuple[str, ...]]:
+        """Canonical order: the card's, then fresh copies before marked ones."""
+        return (self.card.index, tuple(sorted(self.marks)))
+
+    @property
+    def face_up(self) -> bool:
+        return bool(self.marks - {SEVEN_MARK})
+
+    def with_mark(self, mark: str) -> Copy:
+        return Copy(self.card, self.marks | {mark})
+
+    def __str__(self) -> str:
+        if not self.marks:
+            return str(self.card)
+        return f"{self.card}[{','.join(sorted(self.marks))}]"
+
+    @classmethod
+    def parse(cls, token: str, field_name: str) -> Copy:
+        match = COPY_TOKEN.match(token) if isinstance(token, str) else None
+        if match is None:
+            raise CardError(field_name, f"{token!r} is not a card (like 'SQ' or 'SQ[besigue]')")
+        card = Card.parse(match.group(1), field_name)
+        marks = frozenset(m.strip() for m in (match.group(2) or "").split(",") if m.strip())
+        for mark in marks:
+            if mark not in MELD_KINDS and mark != SEVEN_MARK:
+                raise CardError(field_name, f"unknown mark {mark!r} (marks: {', '.join(MELD_KINDS)}, {SEVEN_MARK})")
+        return cls(card, marks)
+
+
+Hand = tuple[Copy, ...]
+
+
+def _sorted(copies: Sequence[Copy]) -> Hand:
+    return tuple(sorted(copies, key=lambda c: c.key))
+
+
+def _strip(hand: Hand) -> Hand:
+    return _sorted([Copy(c.card) for c in hand])
+
+
+@dataclass(frozen=True)
+class Meld:
+    kind: str
+    copies: Hand  # canonical order
+
+    def __str__(self) -> str:
+        return f"meld:{self.kind}:{' '.join(str(c) for c in self.copies)}"
+
+
+@dataclass(frozen=True)
+class BesiguePosition:
+    """A validated Bésigue position.  `to_declare` is the seat that won the last
+    phase-1 trick and has still to declare (then both seats draw)."""
+
+    rules: Besigue
+    hands: tuple[Hand, Hand]
+    talon: tuple[Card, ...]
+    trick: tuple[Card, ...] = ()
+    leader: int = 0
+    scored: tuple[int, ...] = (0, 0)
+    tricks: tuple[int, ...] = (0, 0)
+    exchanged: bool = False
+    dealer: int = 1
+    to_declare: int | None = None
+    objective: str = "score"
+    deal: tuple[tuple[Card, ...], ...] | None = field(default=None, compare=False)
+    played: tuple[str, ...] = field(default=(), compare=False)
+
+    # --- reading -----------------------------------------------------------------
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BesiguePosition:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> BesiguePosition:
+        if not isinstance(data, dict):
+            raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+        unknown = sorted(set(data) - KNOWN_FIELDS)
+        if unknown:
+            raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
+        for other in ("declarer", "taker"):
+            if other in data:
+                raise PositionError(other, f"besigue has no {other}")
+        options = Besigue.check_options(data.get("options", {}))
+        trump = data.get("trump")
+        if trump is None:
+            raise PositionError("trump", "required for besigue (the suit of the retourne: C, S, H or D)")
+        if not isinstance(trump, str) or trump.upper() not in SUITS:
+            raise PositionError("trump", f"besigue trump must be one of C, S, H, D, got {trump!r}")
+        rules = Besigue(options, trump.upper(), None)
+        objective = data.get("objective", Besigue.OBJECTIVES[0])
+        if objective not in Besigue.OBJECTIVES:
+            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {objective!r}")
+        scored = _pair(data.get("scored"), "scored", allow_negative=True)
+        dealer = _seat(data.get("dealer", 1), "dealer")
+        talon = tuple(parse_cards(_list_or_str(data.get("talon"), "talon"), "talon")) if "talon" in data else None
+        if "deal" in data or "played" in data:
+            clash = [f for f in STATE_FIELDS if f in data]
+            if clash:
+                raise PositionError(clash[0], "give either hands (and the state fields) or deal/played, not both")
+            if "deal" not in data:
+                raise PositionError("deal", "required with played")
+            if talon is None:
+                raise PositionError("talon", "required: the talon at the start of the deal, in drawing order")
+            return cls._replay(rules, data["deal"], talon, dealer, data.get("played", []), scored, objective)
+        if "hands" not in data:
+            raise PositionError("hands", "required (or give deal, talon and played)")
+        if talon is None:
+            raise PositionError("talon", "required for besigue (the cards still to draw, the retourne last; [] in phase 2)")
+        plain_hands = _two_hands(data["hands"], "hands")
+        trick = tuple(parse_cards(_list_or_str(data.get("trick", []), "trick"), "trick"))
+        to_declare = data.get("to_declare")
+        if to_declare is not None:
+            to_declare = _seat(to_declare, "to_declare")
+        leader = _seat(data.get("leader", to_declare if to_declare is not None else 0), "leader")
+        exchanged = data.get("exchanged", False)
+        if not isinstance(exchanged, bool):
+            raise PositionError("exchanged", f"must be true or false, got {exchanged!r}")
+        tricks = _pair(data.get("tricks"), "tricks", allow_negative=False)
+        hands = _marked_hands(rules, plain_hands, data.get("melded"), data.get("sevens"))
+        position = cls(rules, hands, talon, trick, leader, scored, tricks, exchanged, dealer, to_declare, objective)
+        position._check("tricks" in data)
+        if position.phase == 2:  # melded cards are simply in hand now
+            position = replace(position, hands=(_strip(hands[0]), _strip(hands[1])))
+        return position
+
+    @classmethod
+    def _replay(
+        cls, rules: Besigue, deal: Any, talon: tuple[Card, ...], dealer: int, played: Any, scored: tuple[int, ...],
+        objective: str,
+    ) -> BesiguePosition:
+        hands = _two_hands(deal, "deal")
+        for seat, hand in enumerate(hands):
+            if len(hand) != HAND_SIZE:
+                raise PositionError(f"deal[{seat}]", f"holds {len(hand)} cards; a Bésigue deal gives {HAND_SIZE}")
+        if len(talon) != TALON_SIZE:
+            raise PositionError("talon", f"holds {len(talon)} cards; at the start of a deal it holds {TALON_SIZE}")
+        bonus = [0, 0]
+        if talon[-1].rank == "7":  # the dealer turned up a 7
+            bonus[dealer] = SEVEN_BONUS
+        start = cls(
+            rules,
+            (_sorted([Copy(c) for c in hands[0]]), _sorted([Copy(c) for c in hands[1]])),
+            talon,
+            leader=1 - dealer,
+            scored=(scored[0] + bonus[0], scored[1] + bonus[1]),
+            dealer=dealer,
+            objective=objective,
+        )
+        start._check(tricks_given=True, field_name="deal")
+        if not isinstance(played, list):
+            raise PositionError("played", "must be a list of moves")
+        position = start
+        for index, token in enumerate(played):
+            where = f"played[{index}]"
+            if not isinstance(token, str):
+                raise IllegalMoveError(where, f"a move must be a string, got {token!r}", index)
+            is_declaration = token.strip() in DECLARATIONS or token.strip().startswith("meld:")
+            if position.to_declare is not None and not is_declaration:
+                position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
+            position = position.play(token, where, index)
+        return replace(position, deal=hands, played=position.played)
+
+    # --- validation ------------------------------------------------------------------
+    def _check(self, tricks_given: bool, field_name: str = "hands") -> None:
+        rules, talon = self.rules, self.talon
+        if len(talon) > TALON_SIZE or len(talon) % 2:
+            raise PositionError("talon", f"holds {len(talon)} cards; the talon holds an even number from 0 to {TALON_SIZE}")
+        if talon and talon[-1].suit != rules.trump:
+            raise PositionError("talon", f"its last card {talon[-1]} is the retourne, whose suit is trump, but trump is {rules.trump}")
+        if self.exchanged and talon and talon[-1] != Card.parse(rules.trump_suit + "7"):
+            raise PositionError("exchanged", f"after the exchange the talon's last card is the trump 7, not {talon[-1]}")
+        if len(self.trick) > 1:
+            raise PositionError("trick", f"holds {len(self.trick)} cards; a trick in progress has at most 1")
+        counts: Counter[Card] = Counter()
+        places: dict[Card, str] = {}
+        for where, cards in (
+            *((f"{field_name}[{s}]", [c.card for c in h]) for s, h in enumerate(self.hands)),
+            ("talon", list(talon)),
+            ("trick", list(self.trick)),
+        ):
+            for card in cards:
+                counts[card] += 1
+                if counts[card] > 2:
+                    raise DuplicateCardError(where, f"{card} appears three times (also in {places[card]}); there are two of each")
+                places[card] = where
+        if self.to_declare is not None:
+            if not talon:
+                raise PositionError("to_declare", "a declaration comes after a phase-1 trick, while the talon is not empty")
+            if self.trick:
+                raise PositionError("trick", "must be empty while a declaration is pending (to_declare)")
+            if self.leader != self.to_declare:
+                raise PositionError("leader", f"the trick winner (to_declare {self.to_declare}) leads next, not seat {self.leader}")
+        played_tricks = self.played_tricks
+        if sum(self.tricks) != played_tricks:
+            if not tricks_given and played_tricks:
+                raise PositionError("tricks", "required once a trick has been played (one count per seat)")
+            raise PositionError("tricks", f"add up to {sum(self.tricks)}, but this position comes after {played_tricks} tricks")
+        if self.phase == 2 and max(len(h) for h in self.hands) > HAND_SIZE:
+            raise PositionError(field_name, f"with the talon empty a hand holds at most {HAND_SIZE} cards")
+        for seat, hand in enumerate(self.hands):
+            expected = self.cards_in_hand(seat)
+            if expected < 0:
+                raise PositionError(f"{field_name}[{seat}]", "no card can be held once every trick is played")
+            if len(hand) != expected:
+                raise PositionError(
+                    f"{field_name}[{seat}]",
+                    f"holds {len(hand)} cards; with {len(talon)} cards in the talon and {len(self.trick)} on the trick"
+                    f"{' and a declaration pending' if self.to_declare is not None else ''} it should hold {expected}",
+                )
+        if self.phase == 2 and played_tricks == TOTAL_TRICKS and self.trick:
+            raise PositionError("trick", "no trick can be in progress once every trick is played")
+
+    @property
+    def played_tricks(self) -> int:
+        if self.talon or self.to_declare is not None:
+            return (TALON_SIZE - len(self.talon)) // 2 + (1 if self.to_declare is not None else 0)
+        # phase 2: the seat that has not played to the trick holds one card a trick left
+        return PHASE1_TRICKS + HAND_SIZE - max(len(h) for h in self.hands)
+
+    def cards_in_hand(self, seat: int) -> int:
+        """How many cards `seat` must hold in this state."""
+        played_now = 1 if self.trick and seat == self.leader else 0
+        if self.to_declare is not None:
+            return HAND_SIZE - 1
+        if self.talon:
+            return HAND_SIZE - played_now
+        return max(len(h) for h in self.hands) - played_now
+
+    # --- state ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> int:
+        return 1 if self.talon or self.to_declare is not None else 2
+
+    @property
+    def to_move(self) -> int:
+        if self.to_declare is not None:
+            return self.to_declare
+        return (self.leader + len(self.trick)) % 2
+
+    @property
+    def side(self) -> int:
+        return self.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_declare is None and not self.trick and not self.hands[0] and not self.hands[1]
+
+    @property
+    def tricks_left(self) -> int:
+        return TOTAL_TRICKS - sum(self.tricks)
+
+    @property
+    def trump_seven(self) -> Card:
+        return Card.parse(self.rules.trump_suit + "7")
+
+    def with_objective(self, objective: str) -> BesiguePosition:
+        if objective not in Besigue.OBJECTIVES:
+            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {objective!r}")
+        return replace(self, objective=objective)
+
+    # --- moves -------------------------------------------------------------------------
+    def legal_moves(self) -> list[str]:
+        """Every legal move once, in canonical order (cards, seven, exchange7, melds, pass)."""
+        if self.is_over:
+            return []
+        hand = self.hands[self.to_move]
+        if self.to_declare is None:
+            if self.phase == 1:
+                copies = list(dict.fromkeys(hand))
+            else:
+                allowed = set(self.rules.phase2_legal([c.card for c in hand], self.trick))
+                copies = list(dict.fromkeys(c for c in hand if c.card in allowed))
+            return [str(c) for c in copies]
+        moves = []
+        fresh_seven = Copy(self.trump_seven)
+        if fresh_seven in hand:
+            moves.append("seven")
+            if not self.exchanged and self.talon[-1].rank != "7":
+                moves.append("exchange7")
+        moves += [str(m) for m in self.melds()]
+        moves.append("pass")
+        return moves
+
+    def melds(self) -> list[Meld]:
+        """The melds the declaring seat may declare now, one per distinct set of copies."""
+        assert self.to_declare is not None
+        hand = self.hands[self.to_declare]
+        trump = self.rules.trump_suit
+
+        def copies_of(card: str) -> list[Copy]:
+            return list(dict.fromkeys(c for c in hand if str(c.card) == card))
+
+        candidates: list[tuple[str, tuple[Copy, ...]]] = []
+        for suit in SUITS:
+            for pair in itertools.product(copies_of(suit + "K"), copies_of(suit + "Q")):
+                candidates.append(("marriage", pair))
+        for pair in itertools.product(copies_of("SQ"), copies_of("DJ")):
+            candidates.append(("besigue", pair))
+        both = [c for c in hand if str(c.card) in ("SQ", "DJ")]
+        if len(both) == 4:
+            candidates.append(("double_besigue", tuple(both)))
+        for rank, kind in FOUR_KIND.items():
+            of_rank = [c for c in hand if c.card.rank == rank]
+            for four in itertools.combinations(of_rank, 4):
+                candidates.append((kind, four))
+        for five in itertools.product(*(copies_of(trump + r) for r in SEQUENCE_RANKS)):
+            candidates.append(("sequence", five))
+        found: dict[str, Meld] = {}
+        for kind, copies in candidates:
+            if not any(not c.face_up for c in copies):
+                continue  # a meld needs a card not melded before
+            if any(kind in c.marks for c in copies):
+                continue  # no card twice in a meld of one kind
+            if kind == "marriage" and copies[0].card.suit == trump and any("sequence" in c.marks for c in copies):
+                continue  # a sequence's King or Queen may not join a trump marriage
+            meld = Meld(kind, _sorted(copies))
+            found.setdefault(str(meld), meld)
+        order = {k: i for i, k in enumerate(MELD_KINDS)}
+        return sorted(found.values(), key=lambda m: (order[m.kind], [c.key for c in m.copies]))
+
+    def move_key(self, move: str) -> tuple[int, Any]:
+        """Canonical order of moves: cards, then seven, exchange7, melds, pass."""
+        if move == "seven":
+            return (1, ())
+        if move == "exchange7":
+            return (2, ())
+        if move == "pass":
+            return (4, ())
+        if move.startswith("meld:"):
+            kind, _, cards = move[5:].partition(":")
+            order = MELD_KINDS.index(kind) if kind in MELD_KINDS else len(MELD_KINDS)
+            return (3, (order, [Copy.parse(t, "move").key for t in _split_copies(cards)]))
+        return (0, Copy.parse(move, "move").key)
+
+    # --- play ------------------------------------------------------------------------------
+    def play(self, move: str, field_name: str = "move", index: int | None = None) -> BesiguePosition:
+        """The position after the seat to move makes `move`; `IllegalMoveError` if it may not."""
+        if not isinstance(move, str):
+            raise IllegalMoveError(field_name, f"a move must be a string, got {move!r}", index)
+        if self.is_over:
+            raise IllegalMoveError(field_name, f"{move}: the deal is over", index)
+        move = self._resolve(move.strip(), field_name, index)
+        seat = self.to_move
+        played = self.played + (move,)
+        if self.to_declare is not None:
+            return replace(self._declare(seat, move), played=played)
+        return replace(self._play_card(seat, Copy.parse(move, field_name)), played=played)
+
+    def _resolve(self, move: str, field_name: str, index: int | None) -> str:
+        """The legal move `move` names: exact, or a card or meld written without marks
+        when only one legal move fits."""
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        seat = self.to_move
+        if self.to_declare is None and (move in DECLARATIONS or move.startswith("meld:")):
+            raise IllegalMoveError(field_name, f"{move}: seat {seat} has no declaration to make now (it plays a card)", index)
+        if self.to_declare is not None and not (move in DECLARATIONS or move.startswith("meld:")):
+            raise IllegalMoveError(
+                field_name, f"{move}: seat {seat} won the trick and declares first (legal: {', '.join(legal)})", index
+            )
+        plain = _unmarked(move)
+        fits = [m for m in legal if _unmarked(m) == plain]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            raise IllegalMoveError(field_name, f"{move} is ambiguous: say which copies ({', '.join(fits)})", index)
+        if self.to_declare is None:
+            card = Copy.parse(move, field_name).card
+            if all(c.card != card for c in self.hands[seat]):
+                raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}", index)
+        raise IllegalMoveError(field_name, f"seat {seat} may not play {move} here (legal: {', '.join(legal)})", index)
+
+    def _play_card(self, seat: int, copy: Copy) -> BesiguePosition:
+        hand = list(self.hands[seat])
+        hand.remove(copy)
+        hands = _replace_hand(self.hands, seat, _sorted(hand))
+        trick = self.trick + (copy.card,)
+        if len(trick) < 2:
+            return replace(self, hands=hands, trick=trick)
+        winner = (self.leader + (1 if self.rules.second_wins(trick[0], trick[1], self.phase) else 0)) % 2
+        gained = sum(self.rules.points(c) for c in trick)
+        last = self.phase == 2 and not hands[0] and not hands[1]
+        if last:
+            gained += LAST_TRICK_BONUS
+        scored = _add(self.scored, winner, gained)
+        tricks = _add(self.tricks, winner, 1)
+        to_declare = winner if self.phase == 1 else None
+        return replace(self, hands=hands, trick=(), leader=winner, scored=scored, tricks=tricks, to_declare=to_declare)
+
+    def _declare(self, seat: int, move: str) -> BesiguePosition:
+        hand = list(self.hands[seat])
+        if move in ("seven", "exchange7"):
+            seven = Copy(self.trump_seven)
+            hand.remove(seven)
+            scored = _add(self.scored, seat, SEVEN_BONUS)
+            if move == "seven":
+                hand.append(seven.with_mark(SEVEN_MARK))
+                return replace(self, hands=_replace_hand(self.hands, seat, _sorted(hand)), scored=scored)
+            hand.append(Copy(self.talon[-1]))  # the retourne comes into the hand, the 7 takes its place
+            talon = self.talon[:-1] + (self.trump_seven,)
+            hands = _replace_hand(self.hands, seat, _sorted(hand))
+            return replace(self, hands=hands, talon=talon, scored=scored, exchanged=True)
+        position = self
+        if move != "pass":
+            meld = next(m for m in self.melds() if str(m) == move)
+            for copy in meld.copies:
+                hand.remove(copy)
+                hand.append(copy.with_mark(meld.kind))
+            points = self.rules.meld_points(meld.kind, [c.card for c in meld.copies])
+            position = replace(self, hands=_replace_hand(self.hands, seat, _sorted(hand)), scored=_add(self.scored, seat, points))
+        return position._draw()
+
+    def _draw(self) -> BesiguePosition:
+        """The declaring winner draws the talon's top card, then the other seat the next."""
+        winner = self.to_declare
+        assert winner is not None
+        hands = [list(self.hands[0]), list(self.hands[1])]
+        talon = self.talon
+        for seat, card in ((winner, talon[0]), (1 - winner, talon[1])):
+            scored_seven = len(talon) == 2 and seat != winner and card == self.trump_seven
+            # the talon's last card, if the trump 7, was exchanged or turned up: it has scored
+            hands[seat].append(Copy(card, frozenset({SEVEN_MARK}) if scored_seven else frozenset()))
+        talon = talon[2:]
+        new_hands = (_sorted(hands[0]), _sorted(hands[1]))
+        if not talon:  # phase 2: melded cards are simply in hand
+            new_hands = (_strip(new_hands[0]), _strip(new_hands[1]))
+        return replace(self, hands=new_hands, talon=talon, to_declare=None)
+
+    # --- the end of the deal ------------------------------------------------------------
+    def final_scores(self) -> list[int]:
+        return list(self.scored)
+
+    def value_for(self, side: int, finals: Sequence[int] | None = None) -> int:
+        if finals is None:
+            finals = self.final_scores()
+        return finals[side] - finals[1 - side]
+
+    # --- writing --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": "besigue", "options": dict(self.rules.options), "trump": self.rules.trump}
+        data["hands"] = [" ".join(str(c.card) for c in hand) for hand in self.hands]
+        data["talon"] = [str(c) for c in self.talon]
+        data["trick"] = [str(c) for c in self.trick]
+        data["leader"] = self.leader
+        data["scored"] = list(self.scored)
+        data["tricks"] = list(self.tricks)
+        data["melded"] = [
+            [{"card": str(c.card), "kinds": sorted(c.marks - {SEVEN_MARK})} for c in hand if c.face_up] for hand in self.hands
+        ]
+        data["sevens"] = [sum(1 for c in hand if SEVEN_MARK in c.marks) for hand in self.hands]
+        data["exchanged"] = self.exchanged
+        data["dealer"] = self.dealer
+        if self.to_declare is not None:
+            data["to_declare"] = self.to_declare
+        data["objective"] = self.objective
+        return data
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _split_copies(text: str) -> list[str]:
+    """Copy tokens of a meld: spaces separate cards, but not inside brackets."""
+    return re.findall(r"[^\s\[\]]+(?:\[[^\]]*\])?", text)
+
+
+def _unmarked(move: str) -> str:
+    if move.startswith("meld:"):
+        kind, _, cards = move[5:].partition(":")
+        return f"meld:{kind}:" + " ".join(sorted(re.sub(r"\[.*?\]", "", t).upper() for t in _split_copies(cards)))
+    return re.sub(r"\[.*?\]", "", move).strip().upper()
+
+
+def _replace_hand(hands: tuple[Hand, Hand], seat: int, hand: Hand) -> tuple[Hand, Hand]:
+    return (hand, hands[1]) if seat == 0 else (hands[0], hand)
+
+
+def _add(pair: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return tuple(v + amount if i == seat else v for i, v in enumerate(pair))
+
+
+def _seat(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2:
+        raise PositionError(name, f"must be a seat, 0 or 1, got {value!r}")
+    return value
+
+
+def _pair(value: Any, name: str, allow_negative: bool) -> tuple[int, ...]:
+    if value is None:
+        return (0, 0)
+    if not isinstance(value, list) or len(value) != 2:
+        raise PositionError(name, f"must be a list of 2 integers, one per seat, got {value!r}")
+    for i, v in enumerate(value):
+        if isinstance(v, bool) or not isinstance(v, int) or (v < 0 and not allow_negative):
+            raise PositionError(f"{name}[{i}]", f"must be an integer{'' if allow_negative else ' >= 0'}, got {v!r}")
+    return (value[0], value[1])
+
+
+def _list_or_str(value: Any, name: str) -> Any:
+    if not isinstance(value, (list, str)):
+        raise PositionError(name, f"must be a list of cards, got {type(value).__name__}")
+    return value
+
+
+def _two_hands(value: Any, name: str) -> tuple[list[Card], list[Card]]:
+    if not isinstance(value, list):
+        raise PositionError(name, f"must be a list of 2 hands, got {type(value).__name__}")
+    if len(value) != 2:
+        raise PositionError(name, f"besigue has 2 players; got {len(value)} hands")
+    first, second = (parse_cards(_list_or_str(h, f"{name}[{i}]"), f"{name}[{i}]") for i, h in enumerate(value))
+    return first, second
+
+
+def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: Any, sevens: Any) -> tuple[Hand, Hand]:
+    """The hands as copies: the `melded` entries and `sevens` mark copies the hands hold."""
+    if melded is None:
+        melded = [[], []]
+    if not isinstance(melded, list) or len(melded) != 2:
+        raise PositionError("melded", f"must be a list of 2 lists, one per seat, got {melded!r}")
+    if sevens is None:
+        sevens = [0, 0]
+    sevens = _pair(sevens, "sevens", allow_negative=False)
+    result = []
+    for seat, hand in enumerate(hands):
+        free = Counter(hand)
+        copies: list[Copy] = []
+        entries = melded[seat]
+        if not isinstance(entries, list):
+            raise PositionError(f"melded[{seat}]", f"must be a list of {{card, kinds}} objects, got {entries!r}")
+        for i, entry in enumerate(entries):
+            where = f"melded[{seat}][{i}]"
+            if not isinstance(entry, dict) or set(entry) != {"card", "kinds"}:
+                raise PositionError(where, f"must be an object with card and kinds, got {entry!r}")
+            card = Card.parse(entry["card"], f"{where}.card")
+            kinds = entry["kinds"]
+            if not isinstance(kinds, list) or not kinds:
+                raise PositionError(f"{where}.kinds", f"must be a non-empty list of meld kinds, got {kinds!r}")
+            for kind in kinds:
+                if kind not in rules.kinds_of(card):
+                    possible = ", ".join(rules.kinds_of(card)) or "none"
+                    raise PositionError(f"{where}.kinds", f"{card} cannot be part of a {kind!r} meld (its kinds: {possible})")
+            if len(set(kinds)) != len(kinds):
+                raise PositionError(f"{where}.kinds", f"lists a kind twice: {kinds}")
+            if free[card] == 0:
+                raise PositionError(where, f"seat {seat} does not hold (another) {card} to lie face up")
+            free[card] -= 1
+            copies.append(Copy(card, frozenset(kinds)))
+        seven = Card.parse(f"{rules.trump_suit}7")
+        if sevens[seat] > free[seven]:
+            raise PositionError(f"sevens[{seat}]", f"{sevens[seat]} scored trump 7s, but seat {seat} holds {free[seven]}")
+        free[seven] -= sevens[seat]
+        copies += [Copy(seven, frozenset({SEVEN_MARK}))] * sevens[seat]
+        copies += [Copy(card) for card, n in free.items() for _ in range(n)]
+        result.append(_sorted(copies))
+    return result[0], result[1]
+
+
+# --- the slow reference search --------------------------------------------------------------
+
+
+class Reference:
+    """The slow reference search: plain minimax over `legal_moves` and `play`, every
+    position remembered.  Values are future points of seat 0 minus those of seat 1."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple[Any, ...], int] = {}
+
+    def future(self, p: BesiguePosition) -> int:
+        if p.is_over:
+            return 0
+        key = (p.hands, p.talon, p.trick, p.leader, p.exchanged, p.to_declare)
+        if key in self.memo:
+            return self.memo[key]
+        values = []
+        for move in p.legal_moves():
+            child = p.play(move)
+            gained = (child.scored[0] - p.scored[0]) - (child.scored[1] - p.scored[1])
+            values.append(gained + self.future(child))
+        result = max(values) if p.to_move == 0 else min(values)
+        self.memo[key] = result
+        return result
+
+
+def reference_future(position: BesiguePosition) -> int:
+    """Points seat 0 still scores minus those seat 1 still scores, under best play."""
+    return Reference().future(position)
+
+
+def reference_values(position: BesiguePosition) -> dict[str, int]:
+    """The exact value of every legal move for the side to move (final score difference)."""
+    search = Reference()
+    sign = 1 if position.side == 0 else -1
+    values = {}
+    for move in position.legal_moves():
+        child = position.play(move)
+        values[move] = sign * (child.scored[0] - child.scored[1] + search.future(child))
+    return values
+
+
+# --- the engine's description --------------------------------------------------------------
+
+MARK_BITS = {"marriage": 1, "besigue": 2, "double_besigue": 4, "sequence": 16, SEVEN_MARK: 32}
+for _kind in FOUR_KIND.values():
+    MARK_BITS[_kind] = 8
+
+
+def card_code(card: Card) -> int:
+    """The engine's card number: suit * 8 + rank in STRENGTH_ORDER (0 = Ace)."""
+    return SUITS.index(card.suit) * 8 + STRENGTH_ORDER.index(card.rank)
+
+
+def engine_state(position: BesiguePosition) -> dict[str, Any]:
+    """`position` as `solver._besigue.BesigueEngine.search` reads it."""
+    return {
+        "trump": SUITS.index(position.rules.trump_suit),
+        "standard": position.rules.standard,
+        "hands": [[(card_code(c.card), sum(MARK_BITS[m] for m in c.marks)) for c in hand] for hand in position.hands],
+        "talon": [card_code(c) for c in position.talon],
+        "exchanged": position.exchanged,
+        "trick": [card_code(c) for c in position.trick],
+        "leader": position.leader,
+        "to_declare": -1 if position.to_declare is None else position.to_declare,
+    }
+
+
+def is_besigue(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("game") == "besigue"
+
+
+def check_rules(rules: Rules) -> Besigue:
+    assert isinstance(rules, Besigue)
+    return rules
