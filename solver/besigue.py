@@ -221,7 +221,7 @@ class BesiguePosition:
             if position.to_declare is not None and not is_declaration:
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
             position = position.play(token, where, index)
-        return replace(position, deal=hands, played=position.played)
+        return replace(position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played)
 
     # --- validation ------------------------------------------------------------------
     def _check(self, tricks_given: bool, field_name: str = "hands") -> None:
@@ -229,7 +229,7 @@ class BesiguePosition:
         if len(talon) > TALON_SIZE or len(talon) % 2:
             raise PositionError("talon", f"holds {len(talon)} cards; the talon holds an even number from 0 to {TALON_SIZE}")
         if talon and talon[-1].suit != rules.trump:
-            raise PositionError("talon", f"its last card {talon[-1]} is the retourne, whose suit is trump, but trump is {rules.trump}")
+            raise PositionError("talon", f"its last card {talon[-1]} is the retourne and its suit is trump, not {rules.trump}")
         if self.exchanged and talon and talon[-1] != Card.parse(rules.trump_suit + "7"):
             raise PositionError("exchanged", f"after the exchange the talon's last card is the trump 7, not {talon[-1]}")
         if len(self.trick) > 1:
@@ -252,7 +252,7 @@ class BesiguePosition:
             if self.trick:
                 raise PositionError("trick", "must be empty while a declaration is pending (to_declare)")
             if self.leader != self.to_declare:
-                raise PositionError("leader", f"the trick winner (to_declare {self.to_declare}) leads next, not seat {self.leader}")
+                raise PositionError("leader", f"the trick winner ({self.to_declare}, to_declare) leads next, not {self.leader}")
         played_tricks = self.played_tricks
         if sum(self.tricks) != played_tricks:
             if not tricks_given and played_tricks:
