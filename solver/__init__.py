@@ -9,6 +9,7 @@ of a deal for every trump) and `verify_puzzle` (does a puzzle's claim hold).
 """
 
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint
+from .besigue import BesiguePosition
 from .cards import Card
 from .errors import (
     CardError,
@@ -32,10 +33,13 @@ from .features import (
     verify_puzzle,
 )
 from .games import GAMES, Option, Rules, get_game
-from .position import Position
+from .position import AnyPosition, Position, load_position
 
 __all__ = [
     "GAMES",
+    "AnyPosition",
+    "BesigueEngine",
+    "BesiguePosition",
     "Card",
     "CardError",
     "Claim",
@@ -63,6 +67,7 @@ __all__ = [
     "as_position",
     "get_game",
     "hint",
+    "load_position",
     "trump_table",
     "verify_puzzle",
 ]
@@ -73,4 +78,8 @@ def __getattr__(name: str) -> object:
         from ._engine import Engine
 
         return Engine
+    if name == "BesigueEngine":
+        from ._besigue import BesigueEngine
+
+        return BesigueEngine
     raise AttributeError(name)

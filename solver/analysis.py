@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import PositionError
-from .position import Position
+from .besigue import BesiguePosition
+from .errors import OptionError, PositionError
+from .position import AnyPosition, Position, load_position
 
 Value = int | bool
 
@@ -87,15 +88,27 @@ class Hint:
                 "time_ms": round(self.time_ms, 3)}
 
 
-def as_position(position: Position | Mapping[str, Any] | str) -> Position:
-    """Accept a `Position`, a FORMAT.md dict, or its JSON text."""
-    if isinstance(position, Position):
+PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
+
+
+def as_position(position: PositionLike) -> AnyPosition:
+    """Accept a `Position` or `BesiguePosition`, a FORMAT.md dict, or its JSON text."""
+    if isinstance(position, (Position, BesiguePosition)):
         return position
     if isinstance(position, str):
-        return Position.from_json(position)
+        return load_position(_json_object(position))
     if isinstance(position, Mapping):
-        return Position.from_dict(dict(position))
+        return load_position(dict(position))
     raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
+
+
+def _json_object(text: str) -> Any:
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
 _local = threading.local()
@@ -113,7 +126,7 @@ def _engine(tt_megabytes: int) -> Any:
 
 
 def analyse(
-    position: Position | Mapping[str, Any] | str,
+    position: PositionLike,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -136,14 +149,29 @@ def analyse(
     if pos.is_over:
         raise PositionError("hands", "the deal is over: there is no move to analyse")
     started = time.perf_counter()
-    eng = engine if engine is not None else _engine(tt_megabytes)
-    outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options)
+    if isinstance(pos, BesiguePosition):
+        if engine_options:
+            raise OptionError("engine_options", "the Bésigue search has no levers to switch")
+        outcome = _solve_besigue(pos, engine, tt_megabytes, time_limit, node_limit, all_moves=True)
+    else:
+        eng = engine if engine is not None else _engine(tt_megabytes)
+        outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options)
     elapsed = (time.perf_counter() - started) * 1000.0
     return _result(pos, outcome, elapsed)
 
 
+def _solve_besigue(
+    pos: BesiguePosition, engine: Any, tt_megabytes: int, time_limit: float | None, node_limit: int | None, all_moves: bool
+) -> Any:
+    from ._besigue import BesigueEngine
+    from .besigue_solve import besigue_engine, solve_besigue
+
+    eng = engine if isinstance(engine, BesigueEngine) else besigue_engine(tt_megabytes)
+    return solve_besigue(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=all_moves)
+
+
 def hint(
-    position: Position | Mapping[str, Any] | str,
+    position: PositionLike,
     time_limit: float | None = None,
     tt_megabytes: int = DEFAULT_TT_MEGABYTES,
     engine: Any = None,
@@ -160,36 +188,46 @@ def hint(
         result = analyse(pos, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes, engine=engine)
         return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
     started = time.perf_counter()
-    eng = engine if engine is not None else _engine(tt_megabytes)
-    outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=False)
+    if isinstance(pos, BesiguePosition):
+        outcome = _solve_besigue(pos, engine, tt_megabytes, time_limit, node_limit, all_moves=False)
+    else:
+        eng = engine if engine is not None else _engine(tt_megabytes)
+        outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=False)
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
         # stopped early: the best move found so far, marked as not exact
         solved = [(c, v) for c, v in outcome.values.items() if v is not None]
-        solved.sort(key=lambda cv: (-preference(pos, cv[1]), cv[0]))
+        solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
         if solved:
             return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed)
         return Hint((), None, False, outcome.nodes, elapsed)
-    best = tuple(str(c) for c in sorted(outcome.best_moves or []))
+    best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)
 
 
-def has_transform(pos: Position) -> bool:
+def has_transform(pos: AnyPosition) -> bool:
     """Whether the objective is a many-to-one function of what the engine computes."""
+    if isinstance(pos, BesiguePosition):
+        return False
     return pos.objective in ("all_tricks", "pomme") or (pos.objective == "score" and pos.rules.name == "klaberjass")
 
 
-def preference(position: Position, value: Value) -> int:
+def move_key(pos: AnyPosition, move: Any) -> Any:
+    """Canonical order of moves (cards, or Bésigue's cards and declarations)."""
+    return pos.move_key(move) if isinstance(pos, BesiguePosition) else move
+
+
+def preference(position: AnyPosition, value: Value) -> int:
     """A number that is higher the better `value` is for the analysed side."""
     if position.rules.lowest_is_best and position.objective == "points":
         return -int(value)
     return int(value)
 
 
-def _result(pos: Position, outcome: Any, elapsed_ms: float) -> Result:
+def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     solved = [(card, v) for card, v in outcome.values.items() if v is not None]
-    solved.sort(key=lambda cv: (-preference(pos, cv[1]), cv[0]))
-    unsolved = sorted(card for card, v in outcome.values.items() if v is None)
+    solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
+    unsolved = sorted((card for card, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m))
     moves = [MoveValue(str(c), v) for c, v in solved]
     for card in unsolved:
         lo, hi = outcome.bounds[card]
@@ -210,7 +248,7 @@ def _result(pos: Position, outcome: Any, elapsed_ms: float) -> Result:
         if outcome.line_scores is not None:
             points = tuple(pos.rules.settle(outcome.line_scores, pos.objective))
         else:
-            end = pos
+            end: Any = pos
             for card in outcome.line:
                 end = end.play(card)
             points = tuple(end.final_scores())

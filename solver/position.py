@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
 from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
 from .games import Rules, get_game
@@ -18,6 +19,13 @@ from .games.jass import Putz
 
 HAND_FIELDS = ("hands", "trick", "leader", "tricks")
 KNOWN_FIELDS = {"game", "options", "trump", "declarer", "taker", "scored", "objective", "deal", "played", *HAND_FIELDS}
+
+
+def load_position(data: Any) -> AnyPosition:
+    """A position of any game from its FORMAT.md dict (Bésigue has its own class)."""
+    if isinstance(data, dict) and data.get("game") == "besigue":
+        return BesiguePosition.from_dict(data)
+    return Position.from_dict(data)
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,8 @@ class Position:
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
         game = get_game(data.get("game"))
+        if game.name == "besigue":
+            raise PositionError("game", "a Bésigue position is a solver.BesiguePosition (or use solver.load_position)")
         unknown = sorted(set(data) - KNOWN_FIELDS)
         if unknown:
             raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
@@ -246,6 +256,9 @@ class Position:
         data["tricks"] = list(self.tricks)
         data["objective"] = self.objective
         return data
+
+
+AnyPosition = Position | BesiguePosition
 
 
 def _trump(game: type[Rules], trump: Any) -> str | None:

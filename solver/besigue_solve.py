@@ -1,0 +1,148 @@
+"""Bésigue analysis: every legal move valued by the fast search (`solver._besigue`).
+
+The root is walked here, in Python: each legal move's position is searched by the
+engine, which returns the points seat 0 still scores minus seat 1's.  One table
+serves all the moves.  A limit (time, nodes, cancel) leaves the moves it did not
+reach unsolved, with bounds that need no search (`static_bounds`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from .besigue import BesiguePosition, engine_state
+from .compile import Outcome
+from .games.besigue import LAST_TRICK_BONUS, SEVEN_BONUS
+
+WIDE = 1 << 20  # beyond any Bésigue score
+LARGEST_MELD = 500  # double bésigue
+
+_local = threading.local()
+
+
+def besigue_engine(tt_megabytes: int) -> Any:
+    """This thread's Bésigue engine (nothing is shared between threads)."""
+    from ._besigue import BesigueEngine
+
+    engine = getattr(_local, "engine", None)
+    if engine is None or getattr(_local, "tt_megabytes", None) != tt_megabytes:
+        engine = BesigueEngine(tt_megabytes)
+        _local.engine, _local.tt_megabytes = engine, tt_megabytes
+    return engine
+
+
+def future_reach(pos: BesiguePosition) -> int:
+    """A bound on the points both seats together can still score (so on |future difference|):
+    brisques left, the last trick, trump 7s not yet scored and the largest meld at every
+    declaration still to come."""
+    cards = [c.card for hand in pos.hands for c in hand] + list(pos.talon) + list(pos.trick)
+    brisques = sum(pos.rules.points(c) for c in cards)
+    seven = pos.trump_seven
+    sevens = sum(1 for hand in pos.hands for c in hand if c.card == seven and not c.marks)
+    sevens += sum(1 for c in pos.talon[:-1] if c == seven)  # the talon's last card has scored if it is the 7
+    steps = len(pos.talon) // 2  # one declaration step per phase-1 trick still to come
+    return brisques + LAST_TRICK_BONUS + SEVEN_BONUS * sevens + LARGEST_MELD * steps
+
+
+class _Budget:
+    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
+        self.deadline = time.perf_counter() + time_limit if time_limit else None
+        self.nodes_left = node_limit or 0
+        self.limited = node_limit is not None and node_limit > 0
+        self.nodes = 0
+        self.stopped: str | None = None
+
+    def search(self, engine: Any, pos: BesiguePosition, alpha: int, beta: int) -> int | None:
+        """The engine's fail-soft value of `pos` in (alpha, beta), or None if a limit stopped it."""
+        if self.stopped:
+            return None
+        time_left = 0.0
+        if self.deadline is not None:
+            time_left = self.deadline - time.perf_counter()
+            if time_left <= 0:
+                self.stopped = "time"
+                return None
+        if self.limited and self.nodes_left <= 0:
+            self.stopped = "nodes"
+            return None
+        answer = engine.search(engine_state(pos), alpha, beta, node_limit=self.nodes_left, time_limit=time_left)
+        self.nodes += answer["nodes"]
+        if self.limited:
+            self.nodes_left = max(0, self.nodes_left - answer["nodes"])
+            if self.nodes_left == 0 and not answer["stopped"]:
+                self.nodes_left = -1  # spent exactly: the next search would be stopped
+        if answer["stopped"]:
+            self.stopped = answer["stopped"]
+            return None
+        return int(answer["value"])
+
+
+def solve_besigue(
+    pos: BesiguePosition,
+    engine: Any,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    all_moves: bool = True,
+) -> Outcome:
+    """Values of the legal moves of `pos` for the side to move (final score difference)."""
+    budget = _Budget(time_limit, node_limit)
+    sign = 1 if pos.side == 0 else -1
+    children = {move: pos.play(move) for move in pos.legal_moves()}
+    now = {move: child.scored[0] - child.scored[1] for move, child in children.items()}
+    values: dict[Any, int | None] = dict.fromkeys(children)
+    best: int | None = None
+    for move, child in children.items():
+        if all_moves or best is None:
+            future = budget.search(engine, child, -WIDE, WIDE)
+        else:
+            # is this move at least as good as the best so far?  a null-window test first
+            target = sign * best - now[move]  # the seat-0 future that ties the best
+            alpha, beta = (target - 1, target) if sign == 1 else (target, target + 1)
+            test = budget.search(engine, child, alpha, beta)
+            if test is None:
+                break
+            if (sign == 1 and test < beta) or (sign == -1 and test > alpha):
+                continue  # worse than the best: not valued
+            future = budget.search(engine, child, -WIDE, WIDE)
+        if future is None:
+            break
+        values[move] = sign * (now[move] + future)
+        if best is None or values[move] > best:  # type: ignore[operator]
+            best = values[move]
+    bounds = {}
+    for move, child in children.items():
+        if values[move] is None:
+            reach = future_reach(child)
+            bounds[move] = (sign * now[move] - reach, sign * now[move] + reach)
+    if not all_moves:
+        values = {m: v for m, v in values.items() if v is not None or budget.stopped}
+    outcome = Outcome(values, bounds, [], budget.nodes, budget.stopped)
+    if budget.stopped is None and best is not None:
+        outcome.value = best
+        outcome.best_moves = [m for m, v in values.items() if v == best]
+        outcome.best = outcome.best_moves[0]
+        outcome.line = best_line(pos, engine, budget, sign * best - (pos.scored[0] - pos.scored[1]) * 1)
+    return outcome
+
+
+def best_line(pos: BesiguePosition, engine: Any, budget: _Budget, future: int) -> list[Any]:
+    """One line of best play to the end of the deal: at each step a move that keeps the
+    value (`future` = seat 0's future difference at `pos`).  Empty if a limit stops it."""
+    line = []
+    while not pos.is_over:
+        for move in pos.legal_moves():
+            child = pos.play(move)
+            gained = (child.scored[0] - child.scored[1]) - (pos.scored[0] - pos.scored[1])
+            want = future - gained
+            got = budget.search(engine, child, want - 1, want + 1)
+            if got is None:
+                return []
+            if got == want:
+                line.append(move)
+                pos, future = child, want
+                break
+        else:
+            raise AssertionError("no move keeps the value: the search is inconsistent")
+    return line
