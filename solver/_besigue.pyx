@@ -137,9 +137,12 @@ cdef struct Ctx:
     int64_t bound_cuts
     int64_t passes
     int64_t stores
+    int64_t nodes2                # of which phase 2
+    int64_t roots2                # phase-2 searches entered from phase 1 (trick starts)
     int opt_bounds               # cut-offs from the points still available
     int opt_probe_follow         # table probes before the second card of a phase-1 trick
     int opt_probe_declare        # table probes at declaration steps
+    int opt_relative             # phase-2 keys by relative ranks and sorted plain suits
 
 
 cdef inline double now() noexcept nogil:
@@ -455,6 +458,57 @@ cdef int order2(Ctx* c, uint64_t* h, int mover, int led, uint64_t legal, int tt_
     return n
 
 
+cdef inline uint64_t pack_suit(uint64_t a, uint64_t b) noexcept nogil:
+    """One suit of both hands (16 bits each) with its cards keyed by relative rank:
+    the zero-point cards still held (K Q J 9 8 7) moved down to the lowest places of
+    their run, the brisques (A T) likewise within theirs, each keeping its copies in
+    each hand.  Order within the suit and points are kept, so positions that differ
+    only in which cards of a run were played have the same future."""
+    cdef uint64_t pa = 0, pb = 0, occ
+    cdef int st, slot = 0
+    occ = (a | b | ((a | b) >> 1)) & 0x5555
+    while occ & 0x0FFF:
+        st = __builtin_ctzll(occ)
+        occ &= occ - 1
+        pa |= ((a >> st) & 3) << slot
+        pb |= ((b >> st) & 3) << slot
+        slot += 2
+    slot = 12
+    while occ:
+        st = __builtin_ctzll(occ)
+        occ &= occ - 1
+        pa |= ((a >> st) & 3) << slot
+        pb |= ((b >> st) & 3) << slot
+        slot += 2
+    return pa | (pb << 16)
+
+
+cdef inline void key2(Ctx* c, uint64_t h0, uint64_t h1, int leader, Key* k) noexcept nogil:
+    """Phase-2 key at a trick start: each suit by relative ranks (pack_suit), the
+    trump suit first and the three plain suits sorted (they are interchangeable in
+    phase 2), and the leader.  Two positions with one key have one value."""
+    cdef uint64_t p[3]
+    cdef uint64_t t, x
+    cdef int suit, n = 0
+    for suit in range(4):
+        x = pack_suit((h0 >> (16 * suit)) & 0xFFFF, (h1 >> (16 * suit)) & 0xFFFF)
+        if suit == c.trump:
+            t = x
+        else:
+            p[n] = x
+            n += 1
+    if p[0] < p[1]:
+        x = p[0]; p[0] = p[1]; p[1] = x
+    if p[1] < p[2]:
+        x = p[1]; p[1] = p[2]; p[2] = x
+    if p[0] < p[1]:
+        x = p[0]; p[0] = p[1]; p[1] = x
+    k.k0 = t | (p[0] << 32)
+    k.k1 = p[1] | (p[2] << 32)
+    k.k2 = 0
+    k.k3 = (<uint64_t>leader << 6) | (<uint64_t>1 << 20)
+
+
 cdef int search2(Ctx* c, uint64_t h0, uint64_t h1, int led, int leader, int alpha, int beta) noexcept nogil:
     """Phase 2, fail-soft alpha-beta.  `led`: the bit of the card led (-1: none)."""
     cdef uint64_t h[2]
@@ -467,6 +521,7 @@ cdef int search2(Ctx* c, uint64_t h0, uint64_t h1, int led, int leader, int alph
     cdef Entry* e
     if check_limits(c):
         return 0
+    c.nodes2 += 1
     h[0] = h0
     h[1] = h1
     if led < 0:
@@ -480,10 +535,13 @@ cdef int search2(Ctx* c, uint64_t h0, uint64_t h1, int led, int leader, int alph
             return gain if winner == 0 else -gain
     use_table = led < 0
     if use_table:
-        key.k0 = h0
-        key.k1 = h1
-        key.k2 = 0
-        key.k3 = <uint64_t>leader << 6
+        if c.opt_relative:
+            key2(c, h0, h1, leader, &key)
+        else:
+            key.k0 = h0
+            key.k1 = h1
+            key.k2 = 0
+            key.k3 = (<uint64_t>leader << 6) | (<uint64_t>1 << 20)
         e = probe(c, &key)
         if e != NULL:
             if e.lower >= beta or e.lower == e.upper:
@@ -887,6 +945,7 @@ cdef inline void sort_moves(int* order, int* keys, int n) noexcept nogil:
 cdef int search(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta over any state."""
     if p.talon_len == 0 and p.to_declare < 0:
+        c.roots2 += 1
         return search2(c, p.hand[0], p.hand[1], card_bit(p.trick) if p.trick >= 0 else -1, p.leader, alpha, beta)
     if check_limits(c):
         return 0
@@ -1128,7 +1187,7 @@ cdef class BesigueEngine:
         self.generation = 1
         self.signature = None
         memset(&self.ctx, 0, sizeof(Ctx))
-        self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0}
+        self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1}
 
     def __dealloc__(self):
         free(self.table)
@@ -1161,7 +1220,7 @@ cdef class BesigueEngine:
                 used += 1
         c = &self.ctx
         return {
-            "nodes": c.nodes, "probes": c.probes, "hits": c.hits, "cuts": c.cuts,
+            "nodes": c.nodes, "phase2_nodes": c.nodes2, "phase2_roots": c.roots2, "probes": c.probes, "hits": c.hits, "cuts": c.cuts,
             "bound_cuts": c.bound_cuts, "passes": c.passes, "stores": c.stores,
             "table_entries": used, "table_capacity": self.tt_entries,
         }
@@ -1198,6 +1257,8 @@ cdef class BesigueEngine:
         c.bound_cuts = 0
         c.passes = 0
         c.stores = 0
+        c.nodes2 = 0
+        c.roots2 = 0
         c.aborted = 0
         self.cancel_requested = 0
         c.cancel = &self.cancel_requested
@@ -1206,6 +1267,7 @@ cdef class BesigueEngine:
         c.opt_bounds = self.options.get("bounds", 1)
         c.opt_probe_follow = self.options.get("probe_follow", 1)
         c.opt_probe_declare = self.options.get("probe_declare", 0)
+        c.opt_relative = self.options.get("relative", 1)
         with nogil:
             v = windowed(c, &root, alpha, beta)
         stopped = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
