@@ -143,6 +143,9 @@ cdef struct Ctx:
     int opt_probe_follow         # table probes before the second card of a phase-1 trick
     int opt_probe_declare        # table probes at declaration steps
     int opt_relative             # phase-2 keys by relative ranks and sorted plain suits
+    int opt_last_step            # the last declaration step keeps only the lines that can differ
+    int opt_history              # phase-1 cards ordered by the cut-offs they caused
+    int history[2][33][32]       # per seat, card led (+1, 0: leading), card played
 
 
 cdef inline double now() noexcept nogil:
@@ -942,6 +945,30 @@ cdef inline void sort_moves(int* order, int* keys, int n) noexcept nogil:
         keys[j + 1] = tk
 
 
+cdef int last_step_choices(Ctx* c, Pos* p, DMove* decl, int n) noexcept nogil:
+    """The last declaration step (talon of 2): the draws that follow start phase 2,
+    where marks no longer matter, so declaring every unscored seven and the
+    highest meld is at least as good as any other line that keeps the hand as it
+    is; only an exchange (which changes the hand) is a real alternative."""
+    cdef int i, m = 0, best = -1, sevens = 0, s = p.to_declare
+    cdef DMove top
+    for i in range(copies(p.hand[s], c.trump7)):
+        if not (p.mk[s][c.trump7][i] & M_SEVEN):
+            sevens += 10
+    for i in range(n):
+        if decl[i].kind == D_PASS or decl[i].kind == D_MELD:
+            if best < 0 or decl[i].value > decl[best].value:
+                best = i
+    top = decl[best]
+    for i in range(n):
+        if decl[i].kind == D_EXCHANGE:
+            decl[m] = decl[i]
+            m += 1
+    decl[m] = top
+    decl[m].value = <int16_t>(decl[m].value + sevens)
+    return m + 1
+
+
 cdef int search(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta over any state."""
     if p.talon_len == 0 and p.to_declare < 0:
@@ -977,13 +1004,13 @@ cdef int search_play(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
         order[i] = i
         card = cards[i]
         if i == tt_move:
-            keys[i] = 1000000
-        elif p.trick < 0:
-            keys[i] = 1000 - meld_cost(c, p, mover, card, ks[i])
-        elif phase1_follower_wins(c, p.trick, card):
-            keys[i] = 3000 - meld_cost(c, p, mover, card, ks[i])
+            keys[i] = 1 << 30
         else:
-            keys[i] = 1000 - meld_cost(c, p, mover, card, ks[i])
+            keys[i] = 100 - meld_cost(c, p, mover, card, ks[i])
+            if c.opt_history:
+                keys[i] += c.history[mover][p.trick + 1][card] << 7
+            if p.trick >= 0 and phase1_follower_wins(c, p.trick, card):
+                keys[i] += 1 << 28
     sort_moves(order, keys, n)
     best = -INF if mover == 0 else INF
     for j in range(n):
@@ -1017,6 +1044,8 @@ cdef int search_play(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
                 if best < beta:
                     beta = best
         if alpha >= beta:
+            if c.opt_history and c.history[mover][p.trick + 1][cards[i]] < (1 << 20):
+                c.history[mover][p.trick + 1][cards[i]] += p.talon_len * p.talon_len
             break
     if use_table:
         depth = 64 + p.talon_len * 2 + popcount(p.hand[0]) + popcount(p.hand[1])
@@ -1054,10 +1083,12 @@ cdef int search_declare(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
     if bound_cut(c, p, alpha, beta, &result):
         return result
     n = gen_declarations(c, p, decl)
+    if p.talon_len == 2 and c.opt_last_step:
+        n = last_step_choices(c, p, decl, n)
     for i in range(n):
         order[i] = i
         if i == tt_move:
-            keys[i] = 1000000
+            keys[i] = 1 << 30
         elif decl[i].kind == D_SEVEN or decl[i].kind == D_EXCHANGE:
             keys[i] = 2000 - decl[i].kind
         else:
@@ -1187,7 +1218,7 @@ cdef class BesigueEngine:
         self.generation = 1
         self.signature = None
         memset(&self.ctx, 0, sizeof(Ctx))
-        self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1}
+        self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
 
     def __dealloc__(self):
         free(self.table)
@@ -1268,6 +1299,9 @@ cdef class BesigueEngine:
         c.opt_probe_follow = self.options.get("probe_follow", 1)
         c.opt_probe_declare = self.options.get("probe_declare", 0)
         c.opt_relative = self.options.get("relative", 1)
+        c.opt_last_step = self.options.get("last_step", 1)
+        c.opt_history = self.options.get("history", 1)
+        memset(c.history, 0, sizeof(c.history))
         with nogil:
             v = windowed(c, &root, alpha, beta)
         stopped = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
