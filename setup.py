@@ -16,12 +16,11 @@ directives = {
     "initializedcheck": DEBUG,
 }
 
+COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"] + (["-mpopcnt"] if platform.machine() == "x86_64" else [])
+
 extensions = [
-    Extension(
-        "solver._engine",
-        ["solver/_engine.pyx"],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"] + (["-mpopcnt"] if platform.machine() == "x86_64" else []),
-    )
+    Extension("solver._engine", ["solver/_engine.pyx"], extra_compile_args=COMPILE_ARGS),
+    Extension("solver._besigue", ["solver/_besigue.pyx"], extra_compile_args=COMPILE_ARGS),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))
