@@ -28,6 +28,7 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 
 from solver.analysis import Hint, Result
+from solver.besigue import BesiguePosition
 from solver.errors import PlisError
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict
 from solver.position import Position
@@ -37,7 +38,7 @@ from .config import DEFAULT_ADDRESS
 from .plis.v1 import plis_pb2 as pb
 from .plis.v1 import plis_pb2_grpc as pb_grpc
 
-PositionLike = Position | Mapping[str, Any] | str
+PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
 ClaimLike = Claim | Mapping[str, Any]
 BatchItem = tuple[int, Result | PlisError]
 

@@ -14,6 +14,7 @@ from typing import Any
 from google.protobuf import duration_pb2
 
 from solver.analysis import Hint, MoveValue, Result, Value
+from solver.besigue import BesiguePosition
 from solver.cards import format_cards
 from solver.errors import (
     CardError,
@@ -125,13 +126,15 @@ def _option_message(value: Any) -> pb.OptionValue:
     return pb.OptionValue(text=str(value))
 
 
-def as_position_dict(position: Position | Mapping[str, Any] | str) -> dict[str, Any]:
+def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | str) -> dict[str, Any]:
     """A FORMAT.md dict from what the library accepts as a position."""
     if isinstance(position, str):
         data = json.loads(position)
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
         return data
+    if isinstance(position, BesiguePosition):
+        return position.to_deal_dict() if position.deal is not None else position.to_dict()
     if isinstance(position, Position):
         if position.deal is None:
             return position.to_dict()
@@ -433,5 +436,5 @@ def verdict_from(message: pb.VerifyPuzzleResponse) -> Verdict:
     )
 
 
-def positions_from(positions: Iterable[Position | Mapping[str, Any] | str]) -> list[pb.Position]:
+def positions_from(positions: Iterable[Position | BesiguePosition | Mapping[str, Any] | str]) -> list[pb.Position]:
     return [position_from_dict(as_position_dict(p)) for p in positions]

@@ -53,7 +53,7 @@ from grpc_reflection.v1alpha import reflection
 from solver.analysis import Hint, Result, _engine, analyse, hint
 from solver.errors import OptionError, PlisError
 from solver.features import Claim, analyse_play, trump_table, verify_puzzle
-from solver.position import Position
+from solver.position import AnyPosition, load_position
 
 from . import convert
 from .config import ServerConfig, add_serve_arguments, config_from_args, is_loopback
@@ -146,7 +146,7 @@ class Guard:
 
     def analyse(
         self,
-        position: Position,
+        position: AnyPosition,
         time_limit: float | None = None,
         node_limit: int | None = None,
         engine: Any = None,
@@ -160,7 +160,7 @@ class Guard:
 
         return self.run(search, time_limit, node_limit)
 
-    def hint(self, position: Position, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
+    def hint(self, position: AnyPosition, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
         """`solver.hint` within the call's deadline (with a node limit: from `analyse`)."""
         if node_limit:
             result = self.analyse(position, time_limit=time_limit, node_limit=node_limit)
@@ -186,9 +186,9 @@ class InvalidRequest(Exception):
         self.field = prefix + error.field
 
 
-def _position(message: pb.Position, name: str = "position") -> Position:
+def _position(message: pb.Position, name: str = "position") -> AnyPosition:
     try:
-        return Position.from_dict(convert.position_to_dict(message))
+        return load_position(convert.position_to_dict(message))
     except PlisError as exc:
         raise InvalidRequest(exc, f"{name}.") from None
 
@@ -349,7 +349,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         def item(guard: Guard, index: int) -> pb.AnalyseBatchResponse:
             guard.check()
             try:
-                position = Position.from_dict(convert.position_to_dict(request.positions[index]))
+                position = load_position(convert.position_to_dict(request.positions[index]))
                 result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit)
             except PlisError as exc:  # this position's error; the batch goes on
                 return pb.AnalyseBatchResponse(index=index, error=convert.error_message(exc))

@@ -123,6 +123,7 @@ class BesiguePosition:
     objective: str = "score"
     deal: tuple[tuple[Card, ...], ...] | None = field(default=None, compare=False)
     played: tuple[str, ...] = field(default=(), compare=False)
+    deal_talon: tuple[Card, ...] | None = field(default=None, compare=False)
 
     # --- reading -----------------------------------------------------------------
     @classmethod
@@ -221,7 +222,36 @@ class BesiguePosition:
             if position.to_declare is not None and not is_declaration:
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
             position = position.play(token, where, index)
-        return replace(position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played)
+        return replace(position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played, deal_talon=talon)
+
+    def start_of_deal(self) -> BesiguePosition:
+        """The position before the first trick, `scored` holding only what play does not
+        explain (the retourne 7, points given in `scored`)."""
+        if self.deal is None or self.deal_talon is None:
+            raise PositionError("deal", "play analysis needs a position given as deal, talon and played")
+        hands = (_sorted([Copy(c) for c in self.deal[0]]), _sorted([Copy(c) for c in self.deal[1]]))
+        start = BesiguePosition(
+            self.rules, hands, self.deal_talon, leader=1 - self.dealer, dealer=self.dealer, objective=self.objective,
+            deal=self.deal, deal_talon=self.deal_talon,
+        )
+        end = start
+        for move in self.played:
+            end = end.play(move)
+        return replace(start, scored=tuple(s - e for s, e in zip(self.scored, end.scored)))
+
+    def to_deal_dict(self) -> dict[str, Any]:
+        """The deal + played form of a position replayed from a deal (FORMAT.md)."""
+        start = self.start_of_deal()
+        assert self.deal is not None and self.deal_talon is not None
+        bonus = [0, 0]
+        if self.deal_talon[-1].rank == "7":
+            bonus[self.dealer] = SEVEN_BONUS
+        return {
+            "game": "besigue", "options": dict(self.rules.options), "trump": self.rules.trump,
+            "deal": [" ".join(str(c) for c in hand) for hand in self.deal], "talon": [str(c) for c in self.deal_talon],
+            "dealer": self.dealer, "played": list(self.played), "scored": [s - b for s, b in zip(start.scored, bonus)],
+            "objective": self.objective,
+        }
 
     # --- validation ------------------------------------------------------------------
     def _check(self, tricks_given: bool, field_name: str = "hands") -> None:

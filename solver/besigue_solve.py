@@ -12,12 +12,12 @@ import threading
 import time
 from typing import Any
 
-from .besigue import BesiguePosition, engine_state
+from .besigue import BesiguePosition, Copy, engine_state
+from .cards import SUITS, Card
 from .compile import Outcome
-from .games.besigue import LAST_TRICK_BONUS, SEVEN_BONUS
+from .games.besigue import FOUR_KIND, LAST_TRICK_BONUS, SEQUENCE_RANKS, SEVEN_BONUS
 
 WIDE = 1 << 20  # beyond any Bésigue score
-LARGEST_MELD = 500  # double bésigue
 
 _local = threading.local()
 
@@ -35,15 +35,39 @@ def besigue_engine(tt_megabytes: int) -> Any:
 
 def future_reach(pos: BesiguePosition) -> int:
     """A bound on the points both seats together can still score (so on |future difference|):
-    brisques left, the last trick, trump 7s not yet scored and the largest meld at every
-    declaration still to come."""
+    brisques left, the last trick, trump 7s not yet scored, and the best melds still
+    possible, one per declaration still to come."""
     cards = [c.card for hand in pos.hands for c in hand] + list(pos.talon) + list(pos.trick)
     brisques = sum(pos.rules.points(c) for c in cards)
     seven = pos.trump_seven
     sevens = sum(1 for hand in pos.hands for c in hand if c.card == seven and not c.marks)
     sevens += sum(1 for c in pos.talon[:-1] if c == seven)  # the talon's last card has scored if it is the 7
     steps = len(pos.talon) // 2  # one declaration step per phase-1 trick still to come
-    return brisques + LAST_TRICK_BONUS + SEVEN_BONUS * sevens + LARGEST_MELD * steps
+    melds = sorted(possible_melds(pos), reverse=True)[:steps]
+    return brisques + LAST_TRICK_BONUS + SEVEN_BONUS * sevens + sum(melds)
+
+
+def possible_melds(pos: BesiguePosition) -> list[int]:
+    """The value of every meld that could still be declared, as many times as it could:
+    a meld marks its cards with its kind and no card joins two melds of one kind, so
+    the copies (in hand or talon) not yet marked with a kind limit how often it comes."""
+    rules = pos.rules
+    copies = [c for hand in pos.hands for c in hand] + [Copy(c) for c in pos.talon]
+
+    def free(card: str, kind: str) -> int:
+        return sum(1 for c in copies if str(c.card) == card and kind not in c.marks)
+
+    values = []
+    for suit in SUITS:
+        value = rules.meld_points("marriage", [Card.parse(suit + "K")])
+        values += [value] * min(free(suit + "K", "marriage"), free(suit + "Q", "marriage"))
+    values += [rules.meld_points("besigue", [])] * min(free("SQ", "besigue"), free("DJ", "besigue"))
+    if free("SQ", "double_besigue") == 2 and free("DJ", "double_besigue") == 2:
+        values.append(rules.meld_points("double_besigue", []))
+    for rank, kind in FOUR_KIND.items():
+        values += [rules.meld_points(kind, [])] * (sum(free(s + rank, kind) for s in SUITS) // 4)
+    values += [rules.meld_points("sequence", [])] * min(free(rules.trump_suit + r, "sequence") for r in SEQUENCE_RANKS)
+    return values
 
 
 class _Budget:

@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .analysis import DEFAULT_TT_MEGABYTES, Hint, Result, analyse, hint
+from .besigue import BesiguePosition
 from .cards import format_cards
 from .errors import PlisError
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
-from .position import Position
+from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
@@ -112,7 +113,7 @@ Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]
 
 def _analyse_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        position = Position.from_dict(data)
+        position = load_position(data)
         if args.objective:
             position = position.with_objective(args.objective)
         result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
@@ -123,7 +124,7 @@ def _analyse_handler(args: argparse.Namespace) -> Handler:
 
 def _hint_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        position = Position.from_dict(data)
+        position = load_position(data)
         if args.objective:
             position = position.with_objective(args.objective)
         found = hint(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
@@ -134,7 +135,7 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
 
 def _play_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        position = Position.from_dict(data)
+        position = load_position(data)
         analysis = analyse_play(
             position,
             objective=args.objective,
@@ -182,7 +183,7 @@ class PuzzleSummary:
 def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position_data, claim = puzzle_from_dict(data)
-        position = Position.from_dict(position_data)
+        position = load_position(position_data)
         verdict = verify_puzzle(position, claim, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
         summary.add(verdict)
         return verdict.to_dict(), pretty_verdict(position, claim.to_dict(), verdict)
@@ -259,7 +260,7 @@ def _error(number: int, field: str, reason: str, message: str, index: int | None
     return {"line": number, "error": error}, f"line {number}: error in {field}: {message}"
 
 
-def pretty_result(position: Position, result: Result) -> str:
+def pretty_result(position: AnyPosition, result: Result) -> str:
     """A report for a person: the hands, the trick, and the moves with their values."""
     rules = position.rules
     head = [rules.name]
@@ -271,20 +272,25 @@ def pretty_result(position: Position, result: Result) -> str:
         head.append(f"{rules.CONTRACT_FIELD} {rules.contract_seat}")
     head.append(f"objective {result.objective}")
     lines = ["  ".join(head)]
-    for seat, hand in enumerate(position.hands):
+    for seat in range(rules.n_players):
         marker = "  <- to move" if seat == position.to_move else ""
-        lines.append(f"  seat {seat} (side {rules.side_of(seat)}): {format_cards(hand) or '-'}{marker}")
+        lines.append(f"  seat {seat} (side {rules.side_of(seat)}): {_hand_text(position, seat)}{marker}")
+    if isinstance(position, BesiguePosition):
+        lines.append(f"  talon: {' '.join(str(c) for c in position.talon) or '-'}")
+        if position.to_declare is not None:
+            lines.append(f"  seat {position.to_declare} won the trick and declares")
     if position.trick:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
     lines.append(f"  scored {list(position.scored)}, tricks {list(position.tricks)}")
-    lines.append(f"  {'move':<8}{'value':>8}")
+    width = max([8] + [len(m.move) + 2 for m in result.moves])
+    lines.append(f"  {'move':<{width}}{'value':>8}")
     for move in result.moves:
         if move.value is None:
             shown = f"[{move.lower}, {move.upper}]"
         else:
             shown = str(move.value).lower() if isinstance(move.value, bool) else str(move.value)
         flag = "  best" if move.move in result.best else ""
-        lines.append(f"  {move.move:<8}{shown:>8}{flag}")
+        lines.append(f"  {move.move:<{width}}{shown:>8}{flag}")
     status = "exact" if result.exact else f"not exact: stopped by the {result.limit} limit"
     if result.points is not None:
         lines.append(f"  final points on a best line: {list(result.points)}")
@@ -293,13 +299,19 @@ def pretty_result(position: Position, result: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _hand_text(position: AnyPosition, seat: int) -> str:
+    if isinstance(position, BesiguePosition):
+        return " ".join(str(c) for c in position.hands[seat]) or "-"
+    return format_cards(position.hands[seat]) or "-"
+
+
 def _shown(value: Any) -> str:
     if value is None:
         return "?"
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _header(position: Position, objective: str) -> list[str]:
+def _header(position: AnyPosition, objective: str) -> list[str]:
     rules = position.rules
     head = [rules.name]
     if rules.trump is not None:
@@ -312,9 +324,9 @@ def _header(position: Position, objective: str) -> list[str]:
     return ["  ".join(head)]
 
 
-def pretty_hint(position: Position, found: Hint) -> str:
+def pretty_hint(position: AnyPosition, found: Hint) -> str:
     lines = _header(position, position.objective)
-    lines.append(f"  seat {position.to_move} to move: {format_cards(position.hands[position.to_move])}")
+    lines.append(f"  seat {position.to_move} to move: {_hand_text(position, position.to_move)}")
     if position.trick:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
     status = "" if found.exact else "  (not exact: a limit stopped the search)"
@@ -322,7 +334,7 @@ def pretty_hint(position: Position, found: Hint) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pretty_play(position: Position, analysis: PlayAnalysis) -> str:
+def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
     lines = _header(position, analysis.objective)
     lines.append(f"  {'#':>3}  {'seat':>4}  {'card':<5}{'before':>8}{'after':>8}{'lost':>6}  best")
     for c in analysis.cards:
@@ -357,7 +369,7 @@ def pretty_trumps(table: TrumpTable) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pretty_verdict(position: Position, claim: dict[str, Any], verdict: Verdict) -> str:
+def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:
     word = {True: "HOLDS", False: "DOES NOT HOLD", None: "UNDECIDED (a limit stopped the search)"}[verdict.holds]
     lines = _header(position, verdict.objective)
     lines.append(f"  claim {json.dumps(claim)}: {word}")

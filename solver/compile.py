@@ -30,8 +30,8 @@ SETTLE_ADDITIVE, SETTLE_NAT = 0, 1
 class Outcome:
     """What a search found, in cards: values per move (None if not solved)."""
 
-    values: dict[Card, Value | None]
-    bounds: dict[Card, tuple[int, int]]
+    values: dict[Any, Value | None]  # by move: a Card, or a Bésigue move string
+    bounds: dict[Any, tuple[int, int]]
     line: list[Card]
     nodes: int
     limit: str | None

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis import DEFAULT_TT_MEGABYTES, MoveValue, Result, Value, _engine, analyse, as_position, preference
+from .besigue import BesiguePosition
 from .cards import Card, format_cards
 from .errors import IllegalMoveError, PlisError, PositionError
 from .games import get_game
-from .position import Position
+from .position import AnyPosition, Position
 
 Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=)
-PositionLike = Position | Mapping[str, Any] | str
+PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
 
 
 class ClaimError(PlisError):
@@ -33,7 +34,7 @@ class ClaimError(PlisError):
     reason = "INVALID_CLAIM"
 
 
-def _search(solve: Solve | None, position: Position, engine: Any, time_limit: float | None, node_limit: int | None) -> Result:
+def _search(solve: Solve | None, position: AnyPosition, engine: Any, time_limit: float | None, node_limit: int | None) -> Result:
     return (solve or analyse)(position, time_limit=time_limit, node_limit=node_limit, engine=engine)
 
 
@@ -101,8 +102,10 @@ class PlayAnalysis:
         }
 
 
-def start_of_deal(position: Position) -> Position:
+def start_of_deal(position: AnyPosition) -> AnyPosition:
     """The position at the start of play of a position given as deal + played."""
+    if isinstance(position, BesiguePosition):
+        return position.start_of_deal()
     if position.deal is None:
         raise PositionError("deal", "play analysis needs a position given as deal and played")
     n_sides = position.rules.n_sides
@@ -139,7 +142,8 @@ def analyse_play(
     eng = engine if engine is not None else _engine(tt_megabytes)
     cards: list[PlayedCard] = []
     nodes, time_ms, exact = 0, 0.0, True
-    for index, card in enumerate(pos.played):
+    played: tuple[Any, ...] = pos.played
+    for index, card in enumerate(played):
         if index >= first:
             result = _search(solve, current, eng, time_limit, node_limit)
             nodes += result.nodes
@@ -150,7 +154,7 @@ def analyse_play(
     return PlayAnalysis(pos.objective, tuple(cards), exact, nodes, time_ms)
 
 
-def _played_card(pos: Position, index: int, card: Card, result: Result) -> PlayedCard:
+def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result) -> PlayedCard:
     after = next(m.value for m in result.moves if m.move == str(card))
     before = result.value if result.exact else None
     lost = None
@@ -286,6 +290,8 @@ def _deal_before_play(deal: PositionLike) -> Position:
     if isinstance(deal, Mapping):
         data = dict(deal)
         game = get_game(data.get("game"))
+        if game.name == "besigue":
+            raise PositionError("game", "besigue's trump is the suit of the retourne: there is no trump table")
         if not game.TRUMPS:
             raise PositionError("game", f"{game.name} has no trump: there is no trump table")
         data["trump"] = game.TRUMPS[0]  # any given is ignored: every trump is tried
@@ -297,7 +303,10 @@ def _deal_before_play(deal: PositionLike) -> Position:
         if not type(position.rules).TRUMPS:
             raise PositionError("game", f"{position.rules.name} has no trump: there is no trump table")
     else:
-        position = as_position(deal)  # raises the usual error
+        any_position = as_position(deal)  # raises the usual error, or Bésigue's
+        if isinstance(any_position, BesiguePosition):
+            raise PositionError("game", "besigue's trump is the suit of the retourne: there is no trump table")
+        position = any_position
     if position.deal is not None:
         if position.played:
             raise PositionError("played", "a trump table is for a deal before play: give no played cards")
@@ -477,12 +486,15 @@ def verify_puzzle(
     )
 
 
-def _claimed_moves(pos: Position, claim: Claim) -> tuple[str, ...]:
+def _claimed_moves(pos: AnyPosition, claim: Claim) -> tuple[str, ...]:
     legal = {str(c) for c in pos.legal_moves()}
     moves: list[str] = []
     for i, token in enumerate(claim.best):
         name = f"claim.best[{i}]"
-        card = str(Card.parse(token, name))
+        if isinstance(pos, BesiguePosition):
+            card = _besigue_move(pos, token, name)
+        else:
+            card = str(Card.parse(token, name))
         if card not in legal:
             raise IllegalMoveError(name, f"{card} is not a legal move here (legal: {' '.join(sorted(legal))})")
         if card not in moves:
@@ -507,3 +519,10 @@ def puzzle_from_dict(data: Any) -> tuple[dict[str, Any], Claim]:
     else:
         position = {k: v for k, v in data.items() if k != "claim"}
     return position, Claim.from_dict(data["claim"])
+
+
+def _besigue_move(pos: BesiguePosition, token: Any, name: str) -> str:
+    """A claimed Bésigue move, resolved as `play` resolves it (marks may be left out)."""
+    if not isinstance(token, str):
+        raise ClaimError(name, f"a move must be a string, got {token!r}")
+    return pos.play(token, name).played[-1]
