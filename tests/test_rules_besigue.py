@@ -1,0 +1,403 @@
+"""Bésigue rules (RULES.md "Bésigue", seed 002), each checked on a hand-made position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solver import analyse
+from solver.besigue import BesiguePosition
+from solver.errors import CardError, DuplicateCardError, IllegalMoveError, OptionError, PositionError
+
+FILLER0 = "S8 S9 D8 D9 C7 S7 D7 CJ"  # eight cards for seat 0, none of them a trump (H)
+FILLER1 = "S8 S9 D8 D9 C7 S7 D7 CJ"
+
+
+def besigue(**fields: Any) -> BesiguePosition:
+    data = {"game": "besigue", "trump": "H", **fields}
+    return BesiguePosition.from_dict(data)
+
+
+def mid_trick(led: str, second: str, phase1: str = "seed") -> BesiguePosition:
+    """Phase 1, talon C8 H9, seat 0 has led `led`; seat 1 holds `second`."""
+    return besigue(
+        options={"phase1": phase1},
+        hands=[FILLER0, FILLER1 + " " + second],
+        trick=[led],
+        leader=0,
+        talon=["C8", "H9"],
+        tricks=[11, 11],
+    )
+
+
+# --- phase 1: who wins a trick ------------------------------------------------------------
+
+PHASE1_TRICKS = [
+    # led, second, rule, winner, brisques in the trick
+    ("C9", "SK", "seed", 1, 0),  # the higher rank, whatever the suit
+    ("C9", "SK", "standard", 0, 0),  # not the suit led, not a trump
+    ("CK", "SK", "seed", 0, 0),  # equal ranks: the leader
+    ("CK", "SK", "standard", 0, 0),
+    ("CA", "H8", "seed", 1, 10),  # a trump beats a non-trump
+    ("CA", "H8", "standard", 1, 10),
+    ("H8", "CA", "seed", 0, 10),  # trump led: a non-trump never wins
+    ("H8", "CA", "standard", 0, 10),
+    ("CK", "CT", "seed", 1, 10),  # the Ten is above the King
+    ("CK", "CT", "standard", 1, 10),
+    ("H9", "HT", "seed", 1, 10),  # two trumps: the higher
+    ("HT", "H9", "standard", 0, 10),
+    ("CA", "CA", "seed", 0, 20),  # identical cards: the first played
+    ("CA", "CA", "standard", 0, 20),
+    ("DT", "ST", "seed", 0, 20),
+    ("C9", "DA", "seed", 1, 10),
+    ("C9", "DA", "standard", 0, 10),
+]
+
+
+@pytest.mark.parametrize(("led", "second", "rule", "winner", "points"), PHASE1_TRICKS)
+def test_phase1_trick_winner(led: str, second: str, rule: str, winner: int, points: int) -> None:
+    position = mid_trick(led, second, rule)
+    after = position.play(second)
+    assert after.to_declare == winner and after.leader == winner
+    assert list(after.scored) == [points if winner == 0 else 0, points if winner == 1 else 0]
+    assert list(after.tricks) == [11 + (winner == 0), 11 + (winner == 1)]
+    assert after.talon == position.talon  # the draws wait for the declaration
+
+
+def test_phase1_any_card_may_be_played() -> None:
+    position = mid_trick("HA", "CA")
+    assert set(position.legal_moves()) == {"CA", "CJ", "C7", "S9", "S8", "S7", "D9", "D8", "D7"}
+
+
+def test_winner_declares_before_playing_then_draws_in_order() -> None:
+    position = besigue(hands=[FILLER0, FILLER1 + " CT"], trick=["C9"], leader=0, talon=["SA", "DA", "C8", "H9"], tricks=[10, 11])
+    declaring = position.play("CT")
+    assert declaring.to_move == 1 and declaring.legal_moves() == ["pass"]
+    with pytest.raises(IllegalMoveError, match="declares first"):
+        declaring.play("S8")
+    drawn = declaring.play("pass")
+    assert drawn.to_declare is None and drawn.talon[0].__str__() == "C8" and len(drawn.talon) == 2
+    assert "SA" in [str(c) for c in drawn.hands[1]]  # the winner draws the top card
+    assert "DA" in [str(c) for c in drawn.hands[0]]
+    assert drawn.leader == 1 and len(drawn.hands[0]) == len(drawn.hands[1]) == 9
+
+
+def test_no_declaration_outside_the_step() -> None:
+    position = besigue(hands=[FILLER0 + " HK", FILLER1 + " HQ"], talon=["C8", "H9"], tricks=[11, 11])
+    with pytest.raises(IllegalMoveError, match="no declaration"):
+        position.play("pass")
+
+
+# --- melds ------------------------------------------------------------------------------
+
+
+def declaring(hand: str, melded: list[dict[str, Any]] | None = None, talon: list[str] | None = None,
+              sevens: int = 0, exchanged: bool = False) -> BesiguePosition:
+    """Seat 0 won the last trick and declares; it holds `hand` (8 cards)."""
+    talon = talon or ["SJ", "DT", "ST", "H9"]
+    return besigue(
+        hands=[hand, "S8 S9 D8 D9 C7 S7 D7 CJ"],
+        talon=talon,
+        to_declare=0,
+        tricks=[12, (46 - len(talon)) // 2 + 1 - 12],
+        melded=[melded or [], []],
+        sevens=[sevens, 0],
+        exchanged=exchanged,
+    )
+
+
+MELD_HANDS = [
+    ("HK HQ SK SQ DJ CA C8 C9", {"meld:marriage:SK SQ": 20, "meld:marriage:HK HQ": 40, "meld:besigue:SQ DJ": 40}),
+    ("SQ SQ DJ DJ CA C8 C9 DA", {"meld:besigue:SQ DJ": 40, "meld:double_besigue:SQ SQ DJ DJ": 500}),
+    ("CA SA HA DA CK SK HK HK", {"meld:four_aces:CA SA HA DA": 100, "meld:four_kings:CK SK HK HK": 80}),
+    (
+        "CQ SQ HQ DQ CJ SJ HJ DJ",
+        {"meld:besigue:SQ DJ": 40, "meld:four_queens:CQ SQ HQ DQ": 60, "meld:four_jacks:CJ SJ HJ DJ": 40},
+    ),
+    ("HA HT HK HQ HJ C8 C9 CA", {"meld:marriage:HK HQ": 40, "meld:sequence:HA HK HQ HJ HT": 250}),
+    ("C8 C9 CA SA DA ST DT HT", {}),  # three Aces are no meld, Tens make none
+]
+
+
+@pytest.mark.parametrize(("hand", "melds"), MELD_HANDS)
+def test_every_meld_and_its_value(hand: str, melds: dict[str, int]) -> None:
+    position = declaring(hand)
+    offered = [m for m in position.legal_moves() if m.startswith("meld:")]
+    assert sorted(offered) == sorted(melds)
+    assert position.legal_moves()[-1] == "pass"
+    for move, points in melds.items():
+        after = position.play(move)
+        assert list(after.scored) == [points, 0]
+        assert after.to_declare is None  # a meld ends the step: both have drawn
+        kind = move.split(":")[1]
+        marked = [c for c in after.hands[0] if kind in c.marks]
+        assert len(marked) == len(move.split(":")[2].split())
+
+
+def test_seed_chain_marriage_sequence_four_kings_besigue() -> None:
+    """Seed 002: from the trump marriage a sequence (adding A, T, J), then its King in a
+    four Kings, or its Queen (a spade) with a diamond Jack in a bésigue."""
+    position = besigue(
+        trump="S",
+        hands=["SA ST SK SQ SJ CK HK DK", "C8 C9 D8 D9 C7 H7 D7 CJ"],
+        talon=["C8", "S9"],
+        to_declare=0,
+        tricks=[12, 11],
+        melded=[[{"card": "SK", "kinds": ["marriage"]}, {"card": "SQ", "kinds": ["marriage"]}], []],
+    )
+    moves = position.legal_moves()
+    assert "meld:sequence:SA SK[marriage] SQ[marriage] SJ ST" in moves
+    assert not any(m.startswith("meld:marriage:SK") for m in moves)  # both already married
+    assert "meld:four_kings:CK SK[marriage] HK DK" in moves
+    after = position.play("meld:sequence:SA SK[marriage] SQ[marriage] SJ ST")
+    assert list(after.scored) == [250, 0]
+    king = BesiguePosition.from_dict({
+        "game": "besigue", "trump": "S", "hands": ["SA ST SK SQ SJ CK HK DK", "C8 C9 D8 D9 C7 H7 D7 CJ"],
+        "talon": ["C8", "S9"], "to_declare": 0, "tricks": [12, 11],
+        "melded": [[{"card": c, "kinds": ["marriage", "sequence"] if c in ("SK", "SQ") else ["sequence"]}
+                    for c in ("SA", "ST", "SK", "SQ", "SJ")], []],
+    })
+    moves = king.legal_moves()
+    assert "meld:four_kings:CK SK[marriage,sequence] HK DK" in moves
+    assert not any(m.startswith("meld:sequence") for m in moves)  # no card not melded before
+
+
+def test_sequence_cards_never_join_a_trump_marriage() -> None:
+    melded = [{"card": c, "kinds": ["sequence"]} for c in ("HA", "HT", "HK", "HQ", "HJ")]
+    position = declaring("HA HT HK HQ HJ HK SQ DJ", melded)
+    moves = [m for m in position.legal_moves() if m.startswith("meld:")]
+    # the fresh HK may marry only a Queen without the sequence mark: there is none
+    assert moves == ["meld:besigue:SQ DJ"]
+    fresh_queen = declaring("HA HT HK HQ HJ HQ HK DJ", melded)
+    assert [m for m in fresh_queen.legal_moves() if m.startswith("meld:")] == ["meld:marriage:HK HQ"]
+
+
+def test_besigue_grows_into_double_but_two_besigues_never_do() -> None:
+    one = [{"card": "SQ", "kinds": ["besigue"]}, {"card": "DJ", "kinds": ["besigue"]}]
+    grows = declaring("SQ SQ DJ DJ C8 C9 CA DA", one)
+    melds = [m for m in grows.legal_moves() if m.startswith("meld:")]
+    assert melds == ["meld:besigue:SQ DJ", "meld:double_besigue:SQ SQ[besigue] DJ DJ[besigue]"]
+    assert grows.play("meld:double_besigue:SQ SQ[besigue] DJ DJ[besigue]").scored[0] == 500
+    two = one * 2
+    apart = declaring("SQ SQ DJ DJ C8 C9 CA DA", two)
+    assert [m for m in apart.legal_moves() if m.startswith("meld:")] == []
+
+
+def test_a_meld_needs_a_card_not_melded_before_and_none_of_its_kind() -> None:
+    other_kinds = [{"card": "SQ", "kinds": ["four_queens"]}, {"card": "DJ", "kinds": ["four_jacks"]}]
+    assert [m for m in declaring("SQ DJ C8 C9 CA DA S7 D7", other_kinds).legal_moves() if m.startswith("meld:")] == []
+    kings = [{"card": c, "kinds": ["four_kings"]} for c in ("CK", "SK", "HK")]
+    position = declaring("CK SK HK HK CQ C8 C9 CA", kings)
+    # three Kings of the first four Kings and a fresh one: not a new four Kings
+    melds = [m for m in position.legal_moves() if m.startswith("meld:")]
+    assert melds == ["meld:marriage:CK[four_kings] CQ"]
+    assert position.play(melds[0]).scored[0] == 20
+
+
+def test_melded_cards_stay_in_hand_and_can_be_played() -> None:
+    """Seed 002: lay four Queens for 60, draw, and play one of them."""
+    position = declaring("CQ SQ HQ DQ C8 C9 CA DA", talon=["D9", "S9", "SA", "H9"])
+    after = position.play("meld:four_queens:CQ SQ HQ DQ")
+    assert after.scored[0] == 60 and after.to_move == 0
+    assert "SQ[four_queens]" in after.legal_moves()
+    played = after.play("SQ[four_queens]")
+    assert "SQ" not in [str(c.card) for c in played.hands[0]]
+
+
+def test_a_copy_with_marks_is_a_move_of_its_own() -> None:
+    melded = [{"card": "SQ", "kinds": ["besigue", "four_queens"]}]
+    position = besigue(
+        hands=["SQ SQ C8 C9 CA DA S7 D7 CJ", FILLER1 + " DK"],
+        talon=["C8", "H9"],
+        tricks=[11, 11],
+        melded=[melded, []],
+    )
+    assert position.legal_moves()[:5] == ["CA", "CJ", "C9", "C8", "SQ"]
+    assert "SQ[besigue,four_queens]" in position.legal_moves()
+
+
+# --- the trump 7 ----------------------------------------------------------------------------
+
+
+def test_seven_scores_once() -> None:
+    position = declaring("H7 C8 C9 CA DA SA ST DT")
+    assert position.legal_moves()[:2] == ["seven", "exchange7"]
+    shown = position.play("seven")
+    assert shown.scored[0] == 10 and shown.to_declare == 0  # the step goes on
+    assert "seven" not in shown.legal_moves() and "exchange7" not in shown.legal_moves()
+    assert "H7[seven]" in [str(c) for c in shown.hands[0]]
+    two = declaring("H7 H7 C9 CA DA SA ST DT")
+    assert two.play("seven").play("seven").scored[0] == 20
+
+
+def test_exchange_swaps_the_seven_with_the_retourne() -> None:
+    position = declaring("H7 C8 C9 CA DA S9 ST DT", talon=["C8", "D9", "SA", "HA"])
+    after = position.play("exchange7")
+    assert after.scored[0] == 10 and after.exchanged and after.to_declare == 0
+    assert [str(c) for c in after.talon] == ["C8", "D9", "SA", "H7"]
+    assert "HA" in [str(c) for c in after.hands[0]] and "H7" not in [str(c.card) for c in after.hands[0]]
+    assert after.legal_moves() == ["pass"]
+
+
+def test_no_exchange_for_a_seven_retourne_or_twice() -> None:
+    seven_turned = declaring("H7 C8 C9 CA DA SA ST DT", talon=["C8", "H7"])
+    assert seven_turned.legal_moves() == ["seven", "pass"]
+    already = declaring("H7 C8 C9 CA DA SA ST DT", talon=["C8", "H7"], exchanged=True)
+    assert already.legal_moves() == ["seven", "pass"]
+    scored = declaring("H7 C8 C9 CA DA SA ST DT", sevens=1)
+    assert scored.legal_moves() == ["pass"]
+
+
+def test_dealer_scores_a_turned_up_seven() -> None:
+    for dealer in (0, 1):
+        for retourne, bonus in (("H7", 10), ("HA", 0)):
+            data = full_deal([], dealer)
+            data["talon"].remove(retourne)
+            data["talon"].append(retourne)
+            position = BesiguePosition.from_dict(data)
+            expected = [0, 0]
+            expected[dealer] = bonus
+            assert list(position.scored) == expected
+            assert position.to_move == 1 - dealer  # the dealer's opponent leads
+
+
+# --- phase 2 ----------------------------------------------------------------------------------
+
+
+def phase2(first: str, second: str, trick: list[str] | None = None, leader: int = 0, tricks_left: int = 3) -> BesiguePosition:
+    return besigue(hands=[first, second], talon=[], trick=trick or [], leader=leader,
+                   tricks=[20, 32 - tricks_left - 20])
+
+
+PHASE2_LEGAL = [
+    ("C9", "CT C7 HA", ["CT"]),  # follow and win
+    ("CA", "CT C7 HA", ["CT", "C7"]),  # cannot win: follow
+    ("CK", "CK C7 HA", ["CK", "C7"]),  # the identical card does not win
+    ("CA", "S7 H7 HJ", ["HJ", "H7"]),  # cannot follow: trump, any trump
+    ("CA", "S7 D7 DA", ["S7", "DA", "D7"]),  # neither: any card
+    ("H9", "HT H7 CA", ["HT"]),  # trump led: beat it
+    ("HA", "HT H7 CA", ["HT", "H7"]),
+]
+
+
+@pytest.mark.parametrize(("led", "hand", "legal"), PHASE2_LEGAL)
+def test_phase2_obligations(led: str, hand: str, legal: list[str]) -> None:
+    position = phase2("S8 D8", hand, trick=[led])
+    assert position.legal_moves() == legal
+
+
+def test_phase2_trick_winner_and_last_trick() -> None:
+    identical = phase2("S8 D8", "CK C7 HA", trick=["CK"]).play("CK")
+    assert identical.leader == 0
+    trumped = phase2("S8 D8", "S7 H7 DA", trick=["CA"]).play("H7")
+    assert trumped.leader == 1 and trumped.scored == (0, 10)
+    last = phase2("CA", "C7", tricks_left=1)
+    end = last.play("CA").play("C7")
+    assert end.is_over and list(end.scored) == [20, 0]  # the Ace and the last trick
+
+
+def test_phase2_drops_the_marks() -> None:
+    position = besigue(hands=["SQ DJ", "C7 C8"], talon=[], tricks=[20, 10], melded=[[{"card": "SQ", "kinds": ["besigue"]}], []])
+    assert position.legal_moves() == ["SQ", "DJ"]
+
+
+def test_last_draw_starts_phase2() -> None:
+    position = declaring("HK HQ C8 C9 CA DA SA ST", talon=["SJ", "H9"])
+    after = position.play("meld:marriage:HK HQ")
+    assert after.phase == 2 and after.talon == () and after.scored[0] == 40
+    assert all(not c.marks for hand in after.hands for c in hand)
+
+
+# --- replay --------------------------------------------------------------------------------------
+
+
+def full_deal(played: list[str], dealer: int = 1) -> dict[str, Any]:
+    pack = [s + r for s in "CSHD" for r in "AKQJT987"] * 2
+    hands = [pack[0:16:2] + ["HA"], pack[1:16:2] + ["HT"]]
+    for card in hands[0] + hands[1]:
+        pack.remove(card)
+    pack.remove("H7")
+    talon = pack + ["H7"]
+    return {"game": "besigue", "trump": "H", "deal": [" ".join(h) for h in hands], "talon": talon, "dealer": dealer,
+            "played": played}
+
+
+def test_replay_with_implied_passes_and_a_pending_declaration() -> None:
+    start = BesiguePosition.from_dict(full_deal([]))
+    assert start.to_move == 0 and start.scored == (0, 10)  # the retourne H7 scores for the dealer
+    hands = [[str(c) for c in h] for h in start.hands]
+    assert hands[0] == ["CA", "CQ", "CT", "C8", "SA", "SQ", "ST", "S8", "HA"]
+    replayed = BesiguePosition.from_dict(full_deal(["CA", "CK", "CQ", "CJ"]))
+    # seat 0 won the first trick; playing on implies its pass and the draws
+    assert replayed.played == ("CA", "CK", "pass", "CQ", "CJ")
+    assert replayed.to_declare == 0 and replayed.scored == (10, 10)
+    assert len(replayed.talon) == 44
+
+
+def test_replay_rejects_the_first_illegal_move_with_its_index() -> None:
+    with pytest.raises(IllegalMoveError) as caught:
+        BesiguePosition.from_dict(full_deal(["CA", "pass"]))
+    assert caught.value.field == "played[1]" and caught.value.index == 1
+    with pytest.raises(IllegalMoveError) as caught:
+        BesiguePosition.from_dict(full_deal(["CA", "CK", "meld:marriage:CK CQ"]))
+    assert caught.value.index == 2
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+BAD = [
+    ({"hands": ["HA HA HA", "C7 C8 C9"], "talon": [], "tricks": [15, 14]}, DuplicateCardError, "hands[0]"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8"], "tricks": [11, 11]}, PositionError, "talon"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "S9"], "tricks": [11, 11]}, PositionError, "talon"),
+    ({"hands": [FILLER0, FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11]}, PositionError, "hands[0]"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 10]}, PositionError, "tricks"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"]}, PositionError, "tricks"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11],
+      "melded": [[{"card": "HQ", "kinds": ["marriage"]}], []]}, PositionError, "melded[0][0]"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11],
+      "melded": [[{"card": "HK", "kinds": ["besigue"]}], []]}, PositionError, "melded[0][0].kinds"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11],
+      "sevens": [1, 0]}, PositionError, "sevens[0]"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11],
+      "exchanged": True}, PositionError, "exchanged"),
+    ({"hands": [FILLER0, FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11], "trick": ["HK"],
+      "to_declare": 0}, PositionError, "trick"),
+    ({"hands": ["C7", "C8"], "talon": [], "tricks": [20, 10], "to_declare": 0}, PositionError, "to_declare"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HX"], "talon": ["C8", "H9"], "tricks": [11, 11]}, CardError, "hands[1][8]"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11], "options": {"phase1": "x"}},
+     OptionError, "options.phase1"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "tricks": [11, 11]}, PositionError, "talon"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11], "declarer": 0},
+     PositionError, "declarer"),
+]
+
+
+@pytest.mark.parametrize(("fields", "error", "field"), BAD)
+def test_bad_positions_name_the_field(fields: dict[str, Any], error: type[Exception], field: str) -> None:
+    with pytest.raises(error) as caught:
+        besigue(**fields)
+    assert caught.value.field == field  # type: ignore[attr-defined]
+
+
+# --- analysis -----------------------------------------------------------------------------------
+
+
+def test_result_lists_moves_best_first() -> None:
+    position = besigue(hands=["CA SQ", "CT H7"], talon=[], tricks=[20, 10], leader=0, scored=[100, 90])
+    result = analyse(position)
+    # CA first: CT must follow (20 to seat 0), then H7 trumps SQ and takes the last trick (10)
+    # SQ first: H7 must trump (0), then CT led and CA wins it: 20 and the last trick 10
+    assert [(m.move, m.value) for m in result.moves] == [("SQ", 10 + 30), ("CA", 10 + 20 - 10)]
+    assert result.best == ("SQ",) and result.points == (130, 90)
+    assert result.line == ("SQ", "H7", "CT", "CA")
+
+
+def test_declare_the_sequence_before_the_marriage() -> None:
+    """Seed 002's advice: with the trump sequence in hand and the talon nearly gone, lay
+    the sequence, not the marriage first (a sequence card may not join the marriage after)."""
+    position = declaring("HA HT HK HQ HJ C7 C8 S7", talon=["C9", "D7", "S9", "H9"])
+    result = analyse(position)
+    values = {m.move: m.value for m in result.moves}
+    assert result.best == ("meld:sequence:HA HK HQ HJ HT",)
+    assert values["meld:sequence:HA HK HQ HJ HT"] - values["meld:marriage:HK HQ"] >= 210
