@@ -96,4 +96,29 @@ def small_position(rng: random.Random, hand_size: int, talon_left: int, warmup_t
     position = BesiguePosition(rules, hands, talon, leader=rng.randrange(2))
     while len(position.talon) > talon_left or position.to_declare is not None:
         position = position.play(random_move(rng, position))
+    if position.phase == 1:
+        position = add_marks(rng, position)
     return position
+
+
+def add_marks(rng: random.Random, position: BesiguePosition, rate: float = 0.3) -> BesiguePosition:
+    """Some copies face up with random kinds they can have, some trump 7s scored: marks
+    a longer deal could have left (any marks the format allows)."""
+    from dataclasses import replace
+
+    from solver.besigue import Copy, _sorted
+    from solver.games.besigue import SEVEN_MARK
+
+    rules = position.rules
+    hands = []
+    for hand in position.hands:
+        copies = []
+        for copy in hand:
+            kinds = rules.kinds_of(copy.card)
+            if copy.card == position.trump_seven and rng.random() < 0.5:
+                copy = Copy(copy.card, frozenset({SEVEN_MARK}))
+            elif kinds and rng.random() < rate:
+                copy = Copy(copy.card, frozenset(rng.sample(kinds, rng.randint(1, len(kinds)))))
+            copies.append(copy)
+        hands.append(_sorted(copies))
+    return replace(position, hands=(hands[0], hands[1]))

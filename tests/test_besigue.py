@@ -1,0 +1,165 @@
+"""Bésigue analysis: the fast search against the slow reference, limits, threads, features."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import pytest
+
+from solver import analyse, analyse_play, hint, load_position, trump_table, verify_puzzle
+from solver.besigue import BesiguePosition, reference_values
+from solver.besigue_solve import future_reach
+from solver.errors import IllegalMoveError, PositionError
+from tests.besigue_random import random_deal, random_move, random_position, small_position
+
+# (hand size, talon cards left, where to stop): small positions (the rules do not depend
+# on hand sizes) reach the talon's end, declarations and phase 2 within the reference's reach
+SMALL_SHAPES = [(3, 2), (4, 2), (3, 4), (4, 4), (5, 2), (2, 0), (4, 0), (6, 0)]
+
+
+def small_cases(count: int, seed: int) -> list[BesiguePosition]:
+    rng = random.Random(seed)
+    cases = []
+    for i in range(count):
+        hand_size, talon_left = SMALL_SHAPES[i % len(SMALL_SHAPES)]
+        position = small_position(rng, hand_size, talon_left, warmup_tricks=4, phase1=("seed", "standard")[i % 2])
+        # stop at a lead, mid-trick or (phase 1) at the winner's declaration
+        for _ in range(rng.randrange(4)):
+            if position.is_over or len(position.talon) < talon_left:
+                break
+            position = position.play(random_move(rng, position))
+        if not position.is_over:
+            cases.append(position)
+    return cases
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_engine_equals_reference_on_small_positions(seed: int) -> None:
+    cases = small_cases(40, seed)
+    kinds = {"declare": 0, "trick": 0, "phase1": 0, "phase2": 0, "marked": 0}
+    for position in cases:
+        result = analyse(position)
+        expected = reference_values(position)
+        assert {m.move: m.value for m in result.moves} == expected, json.dumps(position.to_dict())
+        assert result.value == max(expected.values())
+        # the line reproduces the value and the points
+        end = position
+        for move in result.line:
+            end = end.play(move)
+        assert end.is_over and result.points == tuple(end.scored)
+        assert end.value_for(position.side) == result.value
+        kinds["declare"] += position.to_declare is not None
+        kinds["trick"] += bool(position.trick)
+        kinds["phase1"] += position.phase == 1
+        kinds["phase2"] += position.phase == 2
+        kinds["marked"] += any(c.marks for hand in position.hands for c in hand)
+    assert all(n >= 3 for n in kinds.values()), kinds
+
+
+def test_engine_equals_reference_in_real_phase2_endings() -> None:
+    rng = random.Random(77)
+    for i in range(12):
+        position = random_position(rng, 0, tricks_left=4 + i % 2, stop=("lead", "trick")[i % 2])
+        assert {m.move: m.value for m in analyse(position).moves} == reference_values(position)
+
+
+def test_a_complete_phase2_is_instant_and_exact() -> None:
+    rng = random.Random(3)
+    for _ in range(5):
+        position = random_position(rng, 0)
+        assert position.tricks_left == 9
+        result = analyse(position)
+        assert result.exact and result.nodes < 200_000
+
+
+def test_hint_agrees_with_analyse() -> None:
+    for position in small_cases(30, 99):
+        result = analyse(position)
+        found = hint(position)
+        assert found.value == result.value and found.best == result.best and found.exact
+
+
+def test_limited_search_is_marked_and_its_bounds_hold() -> None:
+    rng = random.Random(5)
+    position = random_position(rng, 6)
+    full = analyse(position)
+    limited = analyse(position, node_limit=20_000)
+    assert not limited.exact and limited.limit == "nodes" and limited.nodes <= 20_000 + 5_000
+    exact = {m.move: m.value for m in full.moves}
+    unsolved = [m for m in limited.moves if m.value is None]
+    assert unsolved
+    for move in limited.moves:
+        if move.value is None:
+            assert move.lower is not None and move.upper is not None
+            assert move.lower <= exact[move.move] <= move.upper
+        else:
+            assert move.value == exact[move.move]
+    timed = analyse(random_position(rng, 16), time_limit=0.05)
+    assert not timed.exact and timed.limit == "time" and timed.time_ms < 1000
+
+
+def test_future_reach_bounds_every_small_position() -> None:
+    for position in small_cases(40, 11):
+        values = reference_values(position)
+        sign = 1 if position.side == 0 else -1
+        now = sign * (position.scored[0] - position.scored[1])
+        reach = future_reach(position)
+        assert all(now - reach <= v <= now + reach for v in values.values())
+
+
+def test_two_threads_solve_at_once() -> None:
+    rng = random.Random(8)
+    positions = [random_position(rng, 4) for _ in range(4)]
+    expected = [analyse(p).moves for p in positions]
+    results: dict[int, object] = {}
+
+    def work(index: int) -> None:
+        for _ in range(2):
+            results[index] = [analyse(p).moves for p in positions]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {0: expected, 1: expected}
+
+
+def test_play_analysis_of_a_deal_end() -> None:
+    rng = random.Random(21)
+    position = random_deal(rng)
+    while len(position.talon) > 2 or position.to_declare is not None:
+        position = position.play(random_move(rng, position))
+    replayed = load_position(position.to_deal_dict())
+    assert isinstance(replayed, BesiguePosition) and replayed.to_dict() == position.to_dict()
+    first = len(replayed.played) - 4
+    analysis = analyse_play(replayed, first=first)
+    assert [c.card for c in analysis.cards] == list(replayed.played[first:])
+    current = replayed.start_of_deal()
+    for move in replayed.played[:first]:
+        current = current.play(move)
+    for played in analysis.cards:
+        expected = reference_free = analyse(current)
+        assert played.before == expected.value
+        assert played.after == next(m.value for m in reference_free.moves if m.move == played.card)
+        current = current.play(played.card)
+
+
+def test_verify_a_puzzle_with_declarations() -> None:
+    position = small_position(random.Random(4), 4, 2)
+    while position.to_declare is None:
+        position = position.play(random_move(random.Random(1), position))
+    result = analyse(position)
+    verdict = verify_puzzle(position, {"best": list(result.best), "value": result.value})
+    assert verdict.holds and verdict.best_holds and verdict.value_holds
+    with pytest.raises(IllegalMoveError):
+        verify_puzzle(position, {"best": ["CA"]})
+
+
+def test_no_trump_table_for_besigue() -> None:
+    data = random_deal(random.Random(2)).to_deal_dict()
+    with pytest.raises(PositionError) as caught:
+        trump_table(data)
+    assert caught.value.field == "game"
