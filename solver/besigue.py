@@ -169,7 +169,7 @@ class BesiguePosition:
         if "hands" not in data:
             raise PositionError("hands", "required (or give deal, talon and played)")
         if talon is None:
-            raise PositionError("talon", "required for besigue (the cards still to draw, the retourne last; [] in phase 2)")
+            talon = ()  # phase 2 (an empty list cannot be told from a missing one over gRPC)
         plain_hands = _two_hands(data["hands"], "hands")
         trick = tuple(parse_cards(_list_or_str(data.get("trick", []), "trick"), "trick"))
         to_declare = data.get("to_declare")
@@ -284,6 +284,9 @@ class BesiguePosition:
             if self.leader != self.to_declare:
                 raise PositionError("leader", f"the trick winner ({self.to_declare}, to_declare) leads next, not {self.leader}")
         played_tricks = self.played_tricks
+        if not talon and self.to_declare is None and tricks_given and sum(self.tricks) < PHASE1_TRICKS:
+            raise PositionError("talon", f"empty or left out means phase 2, after {PHASE1_TRICKS} tricks, but tricks add up to "
+                                f"{sum(self.tricks)}: give the talon")
         if sum(self.tricks) != played_tricks:
             if not tricks_given and played_tricks:
                 raise PositionError("tricks", "required once a trick has been played (one count per seat)")

@@ -165,3 +165,24 @@ def test_verify_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     status, out, _ = run(capsys, "verify", "--pretty", str(source))
     text = "\n".join(out)
     assert "HOLDS" in text and "DOES NOT HOLD" in text and "3 puzzles: 2 hold, 1 fail" in text
+
+
+# --- Bésigue ---------------------------------------------------------------------------------------
+
+
+def test_besigue_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from .besigue_random import random_position
+
+    rng = random.Random(6)
+    positions = [random_position(rng, 4).to_dict(), random_position(rng, 6, stop="declare").to_dict()]
+    bad = {**positions[0], "melded": [[{"card": "SQ", "kinds": ["sequence"]}], []]}
+    source = write_lines(tmp_path / "besigue.jsonl", [*positions, bad])
+    status, out, _ = run(capsys, "analyse", str(source))
+    assert status == 1 and len(out) == 3
+    for line, position in zip(out, positions):
+        assert comparable(json.loads(line)) == comparable(analyse(position).to_dict())
+    assert json.loads(out[2])["error"]["field"].startswith("melded[0][0]")
+    status, out, _ = run(capsys, "analyse", "--pretty", str(write_lines(tmp_path / "one.jsonl", positions[1:])))
+    assert status == 0 and "declares" in "\n".join(out) and "talon:" in "\n".join(out)

@@ -39,6 +39,7 @@ from solver import (
     IllegalMoveError,
     OptionError,
     Position,
+    PositionError,
     UnknownGameError,
     analyse,
     analyse_play,
@@ -129,6 +130,26 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert same_result(client.trump_table(deal), trump_table(deal))
     for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
         assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
+
+
+def test_besigue_through_the_service(client: Client) -> None:
+    import random
+
+    from .besigue_random import random_deal, random_move, random_position
+
+    rng = random.Random(12)
+    for position in (random_position(rng, 4), random_position(rng, 6, stop="declare"), random_position(rng, 0)):
+        remote, local = client.analyse(position), analyse(position)
+        assert same_result(remote, local) and remote.moves == local.moves
+        assert same_hint(client.hint(position.to_dict()), hint(position))
+    deal = random_deal(rng)
+    while len(deal.talon) > 2 or deal.to_declare is not None:
+        deal = deal.play(random_move(rng, deal))
+    assert client.analyse_play(deal, first=len(deal.played) - 3).cards == analyse_play(deal, first=len(deal.played) - 3).cards
+    bad = {**random_position(rng, 2).to_dict(), "sevens": [3, 0]}
+    with pytest.raises(PositionError) as info:
+        client.analyse(bad)
+    assert info.value.field == "position.sevens[0]"
 
 
 def test_limits_give_inexact_results(client: Client) -> None:
