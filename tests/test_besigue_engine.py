@@ -499,3 +499,38 @@ def test_invalid_states() -> None:
                     "leader": 0})
     with pytest.raises(ValueError):
         eng.search({"trump": 0, "hands": [cards("C9 C8"), cards("C7")], "talon": [], "leader": 0})
+
+
+# --- against the reference search of solver/besigue.py (the rules module's reading) ---------
+
+
+def _reference_cases() -> list:
+    from solver.besigue import engine_state, reference_future
+
+    from .besigue_random import random_position, small_position
+
+    rng = random.Random(2024)
+    cases = []
+    for i in range(240):
+        talon = (0, 2, 4)[i % 3]
+        hand = rng.choice((2, 3, 4)) if talon else rng.choice((3, 4, 5))
+        pos = small_position(rng, hand, talon)
+        if i % 4 == 1 and not pos.trick and pos.to_declare is None:
+            moves = pos.legal_moves()
+            pos = pos.play(rng.choice(moves))  # a trick in progress, or a declaration pending
+        cases.append(pos)
+    for i in range(60):
+        stop = ("lead", "trick")[i % 2]
+        cases.append(random_position(rng, 0, tricks_left=rng.choice((3, 4, 5)), stop=stop))
+    return [(engine_state(p), reference_future, p) for p in cases]
+
+
+def test_engine_equals_reference_future_on_random_positions() -> None:
+    engine = BesigueEngine(tt_megabytes=2)
+    mismatches = []
+    for state, reference_future, pos in _reference_cases():
+        got = solve(state, engine)
+        want = reference_future(pos)
+        if got != want:
+            mismatches.append((state, got, want))
+    assert not mismatches, mismatches[:3]
