@@ -118,8 +118,10 @@ def solve_besigue(
     values: dict[Any, int | None] = dict.fromkeys(children)
     best: int | None = None
     for move, child in children.items():
-        if all_moves or best is None:
+        if best is None:
             future = budget.search(engine, child, -WIDE, WIDE)
+        elif all_moves:
+            future = exact_near(engine, budget, child, sign * best - now[move])
         else:
             # is this move at least as good as the best so far?  a null-window test first
             target = sign * best - now[move]  # the seat-0 future that ties the best
@@ -170,3 +172,20 @@ def best_line(pos: BesiguePosition, engine: Any, budget: _Budget, future: int) -
         else:
             raise AssertionError("no move keeps the value: the search is inconsistent")
     return line
+
+
+ASPIRATION = 10
+
+
+def exact_near(engine: Any, budget: _Budget, pos: BesiguePosition, guess: int) -> int | None:
+    """The exact value of `pos`, searched first in a narrow window around `guess` (most
+    moves are worth about as much as the best), widened on the side it fails."""
+    alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+    while True:
+        value = budget.search(engine, pos, alpha, beta)
+        if value is None or alpha < value < beta:
+            return value
+        if value <= alpha:
+            alpha, beta = -WIDE, value + 1
+        else:
+            alpha, beta = value - 1, WIDE
