@@ -203,6 +203,8 @@ def move_message(move: MoveValue) -> pb.MoveValue:
             message.lower = move.lower
         if move.upper is not None:
             message.upper = move.upper
+        if move.estimate is not None:
+            message.estimate = move.estimate
     return message
 
 
@@ -214,6 +216,7 @@ def move_from(message: pb.MoveValue) -> MoveValue:
             None,
             message.lower if message.HasField("lower") else None,
             message.upper if message.HasField("upper") else None,
+            message.estimate if message.HasField("estimate") else None,
         )
     return MoveValue(message.move, value)
 
@@ -232,6 +235,7 @@ def result_message(result: Result) -> pb.Result:
         time_ms=result.time_ms,
         limit=result.limit or "",
         line=list(result.line),
+        estimate_tricks=result.estimate_tricks,
     )
 
 
@@ -249,17 +253,20 @@ def result_from(message: pb.Result) -> Result:
         time_ms=message.time_ms,
         limit=message.limit or None,
         line=tuple(message.line),
+        estimate_tricks=message.estimate_tricks if message.HasField("estimate_tricks") else None,
     )
 
 
 def hint_message(hint: Hint) -> pb.HintResponse:
     return pb.HintResponse(
-        best=list(hint.best), value=value_message(hint.value), exact=hint.exact, nodes=hint.nodes, time_ms=hint.time_ms
+        best=list(hint.best), value=value_message(hint.value), exact=hint.exact, nodes=hint.nodes, time_ms=hint.time_ms,
+        estimate=hint.estimate,
     )
 
 
 def hint_from(message: pb.HintResponse) -> Hint:
-    return Hint(tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms)
+    estimate = message.estimate if message.HasField("estimate") else None
+    return Hint(tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms, estimate)
 
 
 def error_message(error: PlisError) -> pb.Error:

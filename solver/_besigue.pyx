@@ -122,6 +122,7 @@ cdef struct Ctx:
     int talon[64]                # the root's talon, drawing order
     int root_len
     int root_exchanged
+    int horizon                  # > 0: stop at trick starts with this many talon cards or fewer
     int talon_brisques[65]       # brisques among the root talon's last n cards
     uint8_t relevant[32]         # mark bits that can matter for each card
     uint8_t code[32][64]         # relevant marks packed into nbits[card] bits
@@ -971,6 +972,8 @@ cdef int last_step_choices(Ctx* c, Pos* p, DMove* decl, int n) noexcept nogil:
 
 cdef int search(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta over any state."""
+    if c.horizon > 0 and p.trick < 0 and p.to_declare < 0 and p.talon_len <= c.horizon:
+        return 0  # a horizon search: what comes after counts as even (an estimate, not a value)
     if p.talon_len == 0 and p.to_declare < 0:
         c.roots2 += 1
         return search2(c, p.hand[0], p.hand[1], card_bit(p.trick) if p.trick >= 0 else -1, p.leader, alpha, beta)
@@ -1256,18 +1259,22 @@ cdef class BesigueEngine:
             "table_entries": used, "table_capacity": self.tt_entries,
         }
 
-    def search(self, dict state, int alpha=-INF, int beta=INF, long long node_limit=0, double time_limit=0.0):
+    def search(self, dict state, int alpha=-INF, int beta=INF, long long node_limit=0, double time_limit=0.0,
+               int horizon=0):
         """The value of `state` (see the module docstring and solver/besigue.py) for
-        the window (alpha, beta), fail soft.  Returns {"value", "stopped", "nodes"}."""
+        the window (alpha, beta), fail soft.  Returns {"value", "stopped", "nodes"}.
+        With `horizon` > 0 the search stops at the trick starts with at most that many
+        talon cards and counts what follows as even: an estimate (the points of best
+        play until then), not the value."""
         if self.busy:
             raise RuntimeError("this BesigueEngine is already searching in another thread; give each thread its own")
         self.busy = True
         try:
-            return self._search(state, alpha, beta, node_limit, time_limit)
+            return self._search(state, alpha, beta, node_limit, time_limit, horizon)
         finally:
             self.busy = False
 
-    cdef object _search(self, dict state, int alpha, int beta, long long node_limit, double time_limit):
+    cdef object _search(self, dict state, int alpha, int beta, long long node_limit, double time_limit, int horizon):
         cdef Pos root
         cdef Ctx* c = &self.ctx
         cdef int v
@@ -1277,7 +1284,7 @@ cdef class BesigueEngine:
             beta = INF
         if alpha >= beta:
             raise ValueError("alpha must be below beta")
-        self._load(state, &root)
+        self._load(state, &root, horizon)
         c.table = self.table
         c.table_mask = self.table_mask
         c.generation = self.generation
@@ -1303,11 +1310,14 @@ cdef class BesigueEngine:
         c.opt_history = self.options.get("history", 1)
         memset(c.history, 0, sizeof(c.history))
         with nogil:
-            v = windowed(c, &root, alpha, beta)
+            if c.horizon > 0 and root.trick < 0 and root.to_declare < 0 and root.talon_len <= c.horizon:
+                v = 0  # already at the horizon
+            else:
+                v = windowed(c, &root, alpha, beta)
         stopped = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
         return {"value": v if not c.aborted else 0, "stopped": stopped, "nodes": c.nodes}
 
-    cdef void _load(self, dict state, Pos* p) except *:
+    cdef void _load(self, dict state, Pos* p, int horizon) except *:
         cdef Ctx* c = &self.ctx
         cdef int trump, card, m, seat, i, k, code, nb
         trump = int(state["trump"])
@@ -1321,7 +1331,7 @@ cdef class BesigueEngine:
         for card in talon:
             if not 0 <= card < 32:
                 raise ValueError(f"talon: {card} is not a card (0..31)")
-        signature = (trump, standard, tuple(talon), exchanged)
+        signature = (trump, standard, tuple(talon), exchanged, max(horizon, 0))
         if signature != self.signature:
             self._new_generation()
             self.signature = signature
@@ -1329,6 +1339,7 @@ cdef class BesigueEngine:
         c.standard = standard
         c.trump7 = trump * 8 + R_SEVEN
         c.root_len = len(talon)
+        c.horizon = max(horizon, 0)
         c.root_exchanged = exchanged
         for i in range(len(talon)):
             c.talon[i] = talon[i]

@@ -22,19 +22,23 @@ class MoveValue:
     """One legal move and the value of the position after it, for the analysed side.
 
     When a limited search stopped before this move was solved, `value` is None and
-    `lower`/`upper` bound the true value.
+    `lower`/`upper` bound the true value; Bésigue adds an `estimate` (see
+    `Result.estimate_tricks`), which is not a bound.
     """
 
     move: str
     value: Value | None
     lower: int | None = None
     upper: int | None = None
+    estimate: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"move": self.move, "value": self.value}
         if self.value is None:
             data["lower"] = self.lower
             data["upper"] = self.upper
+            if self.estimate is not None:
+                data["estimate"] = self.estimate
         return data
 
 
@@ -54,6 +58,9 @@ class Result:
     time_ms: float
     limit: str | None = None  # "time" or "nodes" when a limit stopped the search
     line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
+    # Bésigue, limited: the unsolved moves' estimates are best play over this many
+    # phase-1 tricks, what follows counted as even
+    estimate_tricks: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -70,6 +77,8 @@ class Result:
         }
         if self.limit is not None:
             data["limit"] = self.limit
+        if self.estimate_tricks is not None:
+            data["estimate_tricks"] = self.estimate_tricks
         return data
 
 
@@ -82,10 +91,14 @@ class Hint:
     exact: bool
     nodes: int = field(default=0, compare=False)
     time_ms: float = field(default=0.0, compare=False)
+    estimate: int | None = None  # Bésigue, nothing solved in time: the best move's estimate
 
     def to_dict(self) -> dict[str, Any]:
-        return {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
+        data = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
                 "time_ms": round(self.time_ms, 3)}
+        if self.estimate is not None:
+            data["estimate"] = self.estimate
+        return data
 
 
 PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
@@ -200,6 +213,10 @@ def hint(
         solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
         if solved:
             return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed)
+        if outcome.estimates:
+            guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
+            guesses.sort(key=lambda mv: (-mv[1], move_key(pos, mv[0])))
+            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1])
         return Hint((), None, False, outcome.nodes, elapsed)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)
@@ -229,9 +246,11 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
     unsolved = sorted((card for card, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m))
     moves = [MoveValue(str(c), v) for c, v in solved]
+    estimates = outcome.estimates or {}
+    unsolved.sort(key=lambda m: -estimates[m] if estimates.get(m) is not None else 0)  # stable: canonical among equals
     for card in unsolved:
         lo, hi = outcome.bounds[card]
-        moves.append(MoveValue(str(card), None, lo, hi))
+        moves.append(MoveValue(str(card), None, lo, hi, estimates.get(card)))
     exact = outcome.limit is None
     value: Value | None = None
     best: tuple[str, ...] = ()
@@ -266,4 +285,5 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         time_ms=elapsed_ms,
         limit=outcome.limit,
         line=line,
+        estimate_tricks=outcome.estimate_tricks,
     )

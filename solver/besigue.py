@@ -657,13 +657,18 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
 
 class Reference:
     """The slow reference search: plain minimax over `legal_moves` and `play`, every
-    position remembered.  Values are future points of seat 0 minus those of seat 1."""
+    position remembered.  Values are future points of seat 0 minus those of seat 1.
+    With a `horizon` > 0, play stops at the trick starts with at most that many talon
+    cards, what follows counted as even (the estimate of a limited search)."""
 
-    def __init__(self) -> None:
+    def __init__(self, horizon: int = 0) -> None:
         self.memo: dict[tuple[Any, ...], int] = {}
+        self.horizon = horizon
 
     def future(self, p: BesiguePosition) -> int:
         if p.is_over:
+            return 0
+        if self.horizon > 0 and not p.trick and p.to_declare is None and len(p.talon) <= self.horizon:
             return 0
         key = (p.hands, p.talon, p.trick, p.leader, p.exchanged, p.to_declare)
         if key in self.memo:

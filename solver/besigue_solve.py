@@ -78,8 +78,9 @@ class _Budget:
         self.nodes = 0
         self.stopped: str | None = None
 
-    def search(self, engine: Any, pos: BesiguePosition, alpha: int, beta: int) -> int | None:
-        """The engine's fail-soft value of `pos` in (alpha, beta), or None if a limit stopped it."""
+    def search(self, engine: Any, pos: BesiguePosition, alpha: int, beta: int, horizon: int = 0) -> int | None:
+        """The engine's fail-soft value of `pos` in (alpha, beta), or None if a limit stopped it
+        (with a `horizon`, the estimate of the engine's horizon search)."""
         if self.stopped:
             return None
         time_left = 0.0
@@ -91,7 +92,8 @@ class _Budget:
         if self.limited and self.nodes_left <= 0:
             self.stopped = "nodes"
             return None
-        answer = engine.search(engine_state(pos), alpha, beta, node_limit=self.nodes_left, time_limit=time_left)
+        answer = engine.search(engine_state(pos), alpha, beta, node_limit=self.nodes_left, time_limit=time_left,
+                               horizon=horizon)
         self.nodes += answer["nodes"]
         if self.limited:
             self.nodes_left = max(0, self.nodes_left - answer["nodes"])
@@ -115,28 +117,21 @@ def solve_besigue(
     sign = 1 if pos.side == 0 else -1
     children = {move: pos.play(move) for move in pos.legal_moves()}
     now = {move: child.scored[0] - child.scored[1] for move, child in children.items()}
-    values: dict[Any, int | None] = dict.fromkeys(children)
-    best: int | None = None
-    for move, child in children.items():
-        if best is None:
-            future = budget.search(engine, child, -WIDE, WIDE)
-        elif all_moves:
-            future = exact_near(engine, budget, child, sign * best - now[move])
-        else:
-            # is this move at least as good as the best so far?  a null-window test first
-            target = sign * best - now[move]  # the seat-0 future that ties the best
-            alpha, beta = (target - 1, target) if sign == 1 else (target, target + 1)
-            test = budget.search(engine, child, alpha, beta)
-            if test is None:
+    estimates: dict[Any, int | None] = {}
+    estimate_tricks = None
+    if (time_limit or node_limit) and pos.talon:
+        # a limited search first looks 1, 2, ... phase-1 tricks ahead (each pass a few
+        # times cheaper than the next), so that the moves it cannot solve still get an
+        # estimate; the last pass, with no horizon, is the exact search
+        tricks = 1
+        while len(pos.talon) - 2 * tricks > 0:
+            found = _value_moves(engine, budget, children, now, sign, True, len(pos.talon) - 2 * tricks)
+            if budget.stopped:
                 break
-            if (sign == 1 and test < beta) or (sign == -1 and test > alpha):
-                continue  # worse than the best: not valued
-            future = budget.search(engine, child, -WIDE, WIDE)
-        if future is None:
-            break
-        values[move] = sign * (now[move] + future)
-        if best is None or values[move] > best:  # type: ignore[operator]
-            best = values[move]
+            estimates, estimate_tricks = found, tricks
+            tricks += 1
+    values = _value_moves(engine, budget, children, now, sign, all_moves, 0)
+    best = max((v for v in values.values() if v is not None), default=None)
     bounds = {}
     for move, child in children.items():
         if values[move] is None:
@@ -145,12 +140,47 @@ def solve_besigue(
     if not all_moves:
         values = {m: v for m, v in values.items() if v is not None or budget.stopped}
     outcome = Outcome(values, bounds, [], budget.nodes, budget.stopped)
+    if budget.stopped and estimate_tricks is not None:
+        outcome.estimates = {m: v for m, v in estimates.items() if values.get(m) is None}
+        outcome.estimate_tricks = estimate_tricks
     if budget.stopped is None and best is not None:
         outcome.value = best
         outcome.best_moves = [m for m, v in values.items() if v == best]
         outcome.best = outcome.best_moves[0]
         outcome.line = best_line(pos, engine, budget, sign * best - (pos.scored[0] - pos.scored[1]) * 1)
     return outcome
+
+
+def _value_moves(
+    engine: Any, budget: _Budget, children: dict[str, BesiguePosition], now: dict[str, int], sign: int, all_moves: bool,
+    horizon: int,
+) -> dict[Any, int | None]:
+    """The value (or, with a horizon, the estimate) of each move for the side to move;
+    None where a limit stopped the search, or (all_moves false) for moves worse than the best."""
+    values: dict[Any, int | None] = dict.fromkeys(children)
+    best: int | None = None
+    for move, child in children.items():
+        if best is None:
+            future = budget.search(engine, child, -WIDE, WIDE, horizon)
+        elif all_moves:
+            future = exact_near(engine, budget, child, sign * best - now[move], horizon)
+        else:
+            # is this move at least as good as the best so far?  a null-window test first
+            target = sign * best - now[move]  # the seat-0 future that ties the best
+            alpha, beta = (target - 1, target) if sign == 1 else (target, target + 1)
+            test = budget.search(engine, child, alpha, beta, horizon)
+            if test is None:
+                break
+            if (sign == 1 and test < beta) or (sign == -1 and test > alpha):
+                continue  # worse than the best: not valued
+            future = budget.search(engine, child, -WIDE, WIDE, horizon)
+        if future is None:
+            break
+        value = sign * (now[move] + future)
+        values[move] = value
+        if best is None or value > best:
+            best = value
+    return values
 
 
 def best_line(pos: BesiguePosition, engine: Any, budget: _Budget, future: int) -> list[Any]:
@@ -177,12 +207,12 @@ def best_line(pos: BesiguePosition, engine: Any, budget: _Budget, future: int) -
 ASPIRATION = 10
 
 
-def exact_near(engine: Any, budget: _Budget, pos: BesiguePosition, guess: int) -> int | None:
+def exact_near(engine: Any, budget: _Budget, pos: BesiguePosition, guess: int, horizon: int = 0) -> int | None:
     """The exact value of `pos`, searched first in a narrow window around `guess` (most
     moves are worth about as much as the best), widened on the side it fails."""
     alpha, beta = guess - ASPIRATION, guess + ASPIRATION
     while True:
-        value = budget.search(engine, pos, alpha, beta)
+        value = budget.search(engine, pos, alpha, beta, horizon)
         if value is None or alpha < value < beta:
             return value
         if value <= alpha:

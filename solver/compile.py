@@ -39,6 +39,10 @@ class Outcome:
     value: Value | None = None
     best_moves: list[Card] | None = None
     line_scores: list[int] | None = None  # each side's score at the end of `line`
+    # Bésigue, a limited search: estimates of the moves it could not solve, from best
+    # play over the next `estimate_tricks` phase-1 tricks (what follows counted as even)
+    estimates: dict[Any, int | None] | None = None
+    estimate_tricks: int | None = None
 
 
 def card_bit(rules: Rules, card: Card) -> int:

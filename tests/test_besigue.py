@@ -81,6 +81,32 @@ def test_hint_agrees_with_analyse() -> None:
         assert found.value == result.value and found.best == result.best and found.exact
 
 
+def test_horizon_estimates_equal_the_reference_horizon() -> None:
+    from solver.besigue import Reference, engine_state
+    from solver.besigue_solve import besigue_engine
+
+    engine = besigue_engine(8)
+    checked = 0
+    for position in small_cases(40, 31):
+        for horizon in range(2, len(position.talon) + 1, 2):
+            got = engine.search(engine_state(position), horizon=horizon)["value"]
+            assert got == Reference(horizon).future(position), (horizon, position.to_dict())
+            checked += 1
+    assert checked >= 20
+
+
+def test_a_limited_search_gives_estimates_beyond_its_reach() -> None:
+    position = random_position(random.Random(3), 30)
+    result = analyse(position, time_limit=0.3)
+    assert not result.exact and result.limit == "time" and result.value is None
+    assert result.estimate_tricks is not None and result.estimate_tricks >= 2
+    estimates = [m.estimate for m in result.moves]
+    assert all(e is not None for e in estimates) and estimates == sorted(estimates, reverse=True)
+    assert all(m.lower <= m.estimate <= m.upper for m in result.moves)  # type: ignore[operator]
+    found = hint(position, time_limit=0.2)
+    assert not found.exact and found.value is None and found.estimate is not None and len(found.best) == 1
+
+
 def test_limited_search_is_marked_and_its_bounds_hold() -> None:
     rng = random.Random(5)
     position = random_position(rng, 6)

@@ -99,19 +99,21 @@ class Value(_message.Message):
     def __init__(self, number: _Optional[int] = ..., flag: _Optional[bool] = ...) -> None: ...
 
 class MoveValue(_message.Message):
-    __slots__ = ("move", "value", "lower", "upper")
+    __slots__ = ("move", "value", "lower", "upper", "estimate")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     LOWER_FIELD_NUMBER: _ClassVar[int]
     UPPER_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_FIELD_NUMBER: _ClassVar[int]
     move: str
     value: Value
     lower: int
     upper: int
-    def __init__(self, move: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ...) -> None: ...
+    estimate: int
+    def __init__(self, move: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ..., estimate: _Optional[int] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ("to_move", "side", "objective", "value", "moves", "best", "points", "exact", "nodes", "time_ms", "limit", "line")
+    __slots__ = ("to_move", "side", "objective", "value", "moves", "best", "points", "exact", "nodes", "time_ms", "limit", "line", "estimate_tricks")
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +126,7 @@ class Result(_message.Message):
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_TRICKS_FIELD_NUMBER: _ClassVar[int]
     to_move: int
     side: int
     objective: str
@@ -136,7 +139,8 @@ class Result(_message.Message):
     time_ms: float
     limit: str
     line: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, to_move: _Optional[int] = ..., side: _Optional[int] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ...) -> None: ...
+    estimate_tricks: int
+    def __init__(self, to_move: _Optional[int] = ..., side: _Optional[int] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ..., estimate_tricks: _Optional[int] = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ("reason", "field", "message", "index")
@@ -173,18 +177,20 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("best", "value", "exact", "nodes", "time_ms")
+    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate")
     BEST_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_FIELD_NUMBER: _ClassVar[int]
     best: _containers.RepeatedScalarFieldContainer[str]
     value: Value
     exact: bool
     nodes: int
     time_ms: float
-    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ...) -> None: ...
+    estimate: int
+    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ...) -> None: ...
 
 class AnalyseBatchRequest(_message.Message):
     __slots__ = ("positions", "limits")
