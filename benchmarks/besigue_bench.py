@@ -21,6 +21,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from solver._besigue import BesigueEngine
 
@@ -45,6 +46,38 @@ def deal_states(seed: int) -> dict[int, BesiguePosition]:
     return states
 
 
+def estimate_quality(engine: BesigueEngine, positions: list[BesiguePosition]) -> None:
+    """For positions solved exactly: does the move with the best estimate (k tricks
+    ahead) play as well as the best move, and how much does it lose when not?"""
+    from solver.besigue_solve import _Budget, _value_moves
+
+    print(f"{'ahead':>5} {'best move':>10} {'mean loss':>10} {'max loss':>9} {'median s':>9}")
+    exact: list[dict[str, Any]] = []
+    for position in positions:
+        engine.clear()
+        exact.append({m.move: m.value for m in analyse(position, engine=engine).moves})
+    for tricks in range(1, 5):
+        hits, losses, times = 0, [], []
+        for position, values in zip(positions, exact):
+            horizon = len(position.talon) - 2 * tricks
+            if horizon <= 0:
+                continue
+            children = {move: position.play(move) for move in position.legal_moves()}
+            now = {move: child.scored[0] - child.scored[1] for move, child in children.items()}
+            sign = 1 if position.side == 0 else -1
+            engine.clear()
+            t0 = time.perf_counter()
+            estimates = _value_moves(engine, _Budget(None, None), children, now, sign, True, horizon)
+            times.append(time.perf_counter() - t0)
+            chosen = max(estimates, key=lambda m: (estimates[m], -list(children).index(m)))
+            loss = max(values.values()) - values[chosen]
+            hits += loss == 0
+            losses.append(loss)
+        if losses:
+            print(f"{tricks:>5} {hits / len(losses):>10.0%} {statistics.mean(losses):>10.1f} {max(losses):>9} "
+                  f"{statistics.median(times):>9.4f}", flush=True)
+
+
 def nearest_rank(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, max(0, int(q * len(s) + 0.999999) - 1))]
@@ -58,12 +91,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--levels", type=int, nargs="*", help="talon lengths to run (default 0, 2, 4, ... until the median > 1 s)")
     ap.add_argument("--option", action="append", default=[], help="engine option name=value (measuring levers)")
     ap.add_argument("--analyse", action="store_true", help="time solver.analyse (every first move valued) instead of the value")
+    ap.add_argument("--estimates", type=int, metavar="TALON",
+                    help="instead: how good the limited search's estimates are at this talon length (1..4 tricks ahead)")
     args = ap.parse_args(argv)
     engine = BesigueEngine(tt_megabytes=args.tt_megabytes)
     for opt in args.option:
         name, value = opt.split("=")
         engine.options[name] = int(value)
     deals = [deal_states(seed) for seed in range(args.deals)]
+    if args.estimates is not None:
+        estimate_quality(engine, [d[args.estimates] for d in deals])
+        return
     levels = args.levels if args.levels else list(range(0, 47, 2))
     print(f"deals {args.deals}, table {args.tt_megabytes} MB ({engine.tt_entries} entries), cap {args.max_seconds} s")
     print(f"{'talon':>5} {'median s':>9} {'p90 s':>9} {'max s':>9} {'med nodes':>11} {'max nodes':>11} {'capped':>6}")
