@@ -6,7 +6,7 @@ and touches only its own `Engine`.
 """
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -15,7 +15,7 @@ cdef enum:
     LIMIT_NODES = 1
     LIMIT_TIME = 2
     LIMIT_CANCELLED = 3
-    CHECK_EVERY = 4095       # nodes between clock reads (mask)
+    CHECK_EVERY = 4096       # nodes between clock reads
     BUCKET = 2               # entries probed per key
 
 cdef struct State:
@@ -55,6 +55,7 @@ cdef struct Ctx:
     uint8_t generation
     int64_t nodes
     int64_t node_limit           # 0: none
+    int64_t next_check           # when to look at the limits again
     double deadline              # 0: none
     int aborted                  # LIMIT_*
     volatile int* cancel         # set from another thread by Engine.cancel()
@@ -75,6 +76,9 @@ cdef inline double now() noexcept nogil:
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return __builtin_popcountll(x)
 
+
+cdef extern from "stdlib.h":
+    int posix_memalign(void** ptr, size_t alignment, size_t size) nogil
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
@@ -346,12 +350,16 @@ cdef inline bint same_key(Entry* e, Key* k) noexcept nogil:
     return e.cards == k.cards and e.extra == k.extra and e.totals == k.totals
 
 
+cdef inline Entry* bucket_of(Ctx* c, Key* k) noexcept nogil:
+    return &c.table[mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)]
+
+
 cdef inline Entry* probe(Ctx* c, Key* k) noexcept nogil:
-    cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+    cdef Entry* slots = bucket_of(c, k)
     cdef int j
     cdef Entry* e
     for j in range(BUCKET):
-        e = &c.table[i + j]
+        e = &slots[j]
         if e.generation == c.generation and same_key(e, k):
             return e
     return NULL
@@ -378,12 +386,12 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
     bounds; otherwise two tiers: the bucket's first slot keeps the deeper (more
     cards) of its entry and the new one, the second slot takes whatever the first
     does not keep, so recent shallow entries are never locked out."""
-    cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+    cdef Entry* slots = bucket_of(c, k)
     cdef Entry* e
     cdef Entry* victim = NULL
     cdef int j, lo, hi
     for j in range(BUCKET):
-        e = &c.table[i + j]
+        e = &slots[j]
         if e.generation == c.generation and same_key(e, k):
             lo = unrel(e.lower, base)
             hi = unrel(e.upper, base)
@@ -395,8 +403,8 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
             e.upper = clamp_rel(hi, base)
             e.move = <uint8_t>move
             return
-    e = &c.table[i]
-    victim = &c.table[i + BUCKET - 1]
+    e = &slots[0]
+    victim = &slots[BUCKET - 1]
     if e.generation != c.generation or popcount(k.cards) >= popcount(e.cards):
         if e.generation == c.generation:
             victim[0] = e[0]  # the deep slot's entry moves to the always-replace slot
@@ -553,27 +561,17 @@ cdef bint more_roem_possible(Ctx* c) noexcept nogil:
     settlement is a step function of the raw difference alone."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int suit, place, rank, i, sides_with_tricks = 0
-    cdef uint64_t run
+    cdef int i, sides_with_tricks = 0
+    cdef uint64_t m
     for i in range(t.n_sides):
         if s.tricks[i]:
             sides_with_tricks += 1
     if sides_with_tricks <= 1:
         return True  # a pit is still possible
-    if (s.in_hands & t.stuk_mask) == t.stuk_mask and t.stuk_mask and distinct_owners(t, t.stuk_mask):
-        return True
-    for rank in range(16):
-        if t.four_of_a_kind[rank] and (s.in_hands & t.rank_mask[rank]) == t.rank_mask[rank] \
-                and distinct_owners(t, t.rank_mask[rank]):
+    for i in range(t.n_roem_sets):
+        m = t.roem_sets[i]
+        if (s.in_hands & m) == m and distinct_owners(t, m):
             return True
-    for suit in range(4):
-        for place in range(6):
-            if t.roem_card[suit][place] < 0 or t.roem_card[suit][place + 1] < 0 or t.roem_card[suit][place + 2] < 0:
-                continue
-            run = (<uint64_t>1 << t.roem_card[suit][place]) | (<uint64_t>1 << t.roem_card[suit][place + 1]) \
-                | (<uint64_t>1 << t.roem_card[suit][place + 2])
-            if (s.in_hands & run) == run and distinct_owners(t, run):
-                return True
     return False
 
 
@@ -587,26 +585,40 @@ cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + t.last_trick_bonus
     cdef bint declarer = t.max_side == t.nat_side
     cdef int tau, r
-    t.settle = SETTLE_ADDITIVE
-    if beta - alpha > 1:
-        r = mtdf(c, value_base(t, &c.s))
-    else:
+    if beta - alpha <= 1:
         # the smallest raw difference whose value reaches beta
         if declarer:
             if beta <= -total:
-                t.settle = SETTLE_NAT
                 return -total
             tau = beta if beta > threshold else threshold
         else:
             if beta > total:
-                t.settle = SETTLE_NAT
                 return total
             tau = beta if beta <= -threshold else -threshold + 1
+    t.settle = SETTLE_ADDITIVE
+    roem_off(t)
+    if beta - alpha > 1:
+        r = mtdf(c, value_base(t, &c.s))
+    else:
         r = search(c, tau - 1, tau)
+    roem_on(t)
     t.settle = SETTLE_NAT
     if declarer:
         return r if r >= threshold else -total
     return r if r <= -threshold else total
+
+
+cdef inline void roem_off(Tables* t) noexcept nogil:
+    """No trick to come can carry roem: the levers roem forbids may work below."""
+    if t.roem_free_levers:
+        t.roem = 0
+        t.merge_equivalent = t.merge_default
+
+
+cdef inline void roem_on(Tables* t) noexcept nogil:
+    if t.roem_free_levers:
+        t.roem = 1
+        t.merge_equivalent = t.merge_with_roem
 
 
 cdef int last_trick_value(Ctx* c) noexcept nogil:
@@ -629,16 +641,17 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
-    cdef int lo, hi, a0, b0, r, depth, sure_for, sure_against
+    cdef int lo, hi, a0, b0, r, depth, sure_for, sure_against, bound_lo = 0, bound_hi = 0
     cdef bint maximising
-    cdef bint use_table
+    cdef bint use_table, use_bounds
     cdef Key key
     cdef Entry* e
     cdef int moves[64]
     cdef Undo u
 
     c.nodes += 1
-    if (c.nodes & CHECK_EVERY) == 0:
+    if c.nodes >= c.next_check:
+        c.next_check = c.nodes + CHECK_EVERY
         if c.node_limit and c.nodes >= c.node_limit:
             c.aborted = LIMIT_NODES
         elif c.deadline and now() >= c.deadline:
@@ -651,8 +664,38 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # 1. the end of the deal; what the table knows; what the points left allow
     if s.trick_len == 0 and s.tricks_left <= 1:
         return last_trick_value(c) if s.tricks_left else final_value(t, s)
+    if t.roem and t.roem_free_levers and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE \
+            and not more_roem_possible(c):
+        roem_off(t)  # for this subtree
+        c.nodes -= 1
+        v = search(c, alpha, beta)
+        roem_on(t)
+        return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
     base = value_base(t, s)
+    # the bounds from the points still available come first: they are cheap, and
+    # when they settle the node the table's cache miss is saved
+    use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem
+    if use_bounds:
+        r = available(t, s)
+        sure_for = 0
+        sure_against = 0
+        if s.trick_len == 0 and t.trump_group >= 0:
+            master_trumps(c, &sure_for, &sure_against)
+        if t.has_gain and t.has_loss:
+            bound_hi = base + r - 2 * sure_against
+            bound_lo = base - r + 2 * sure_for
+        elif t.has_gain:
+            bound_hi = base + r - sure_against
+            bound_lo = base + sure_for
+        else:
+            bound_hi = base - sure_for
+            bound_lo = base - r + sure_against
+        if t.bounds_first or not use_table:
+            if bound_hi <= alpha:
+                return bound_hi
+            if bound_lo >= beta:
+                return bound_lo
     if use_table:
         make_key(t, s, &key)
         e = probe(c, &key)
@@ -671,30 +714,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             tt_move = e.move
+        if use_bounds:  # the narrower window may now be out of reach
+            if bound_hi <= alpha:
+                return bound_hi
+            if bound_lo >= beta:
+                return bound_lo
     if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
             remember(c, &key, base, v, alpha, beta, 255)
         return v
-    if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
-        r = available(t, s)
-        sure_for = 0
-        sure_against = 0
-        if s.trick_len == 0 and t.trump_group >= 0:
-            master_trumps(c, &sure_for, &sure_against)
-        if t.has_gain and t.has_loss:
-            hi = base + r - 2 * sure_against
-            lo = base - r + 2 * sure_for
-        elif t.has_gain:
-            hi = base + r - sure_against
-            lo = base + sure_for
-        else:
-            hi = base - sure_for
-            lo = base - r + sure_against
-        if hi <= alpha:
-            return hi
-        if lo >= beta:
-            return lo
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
@@ -902,7 +931,11 @@ cdef class Engine:
         cdef long long entries = 1024
         while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
             entries *= 2
-        self.table = <Entry*>calloc(entries, sizeof(Entry))
+        # aligned to a cache line, so a bucket of two entries is one line, one miss
+        cdef void* mem = NULL
+        if posix_memalign(&mem, 64, entries * sizeof(Entry)) == 0:
+            memset(mem, 0, entries * sizeof(Entry))
+            self.table = <Entry*>mem
         if self.table == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes
@@ -1108,11 +1141,15 @@ cdef class Engine:
         t.total_tricks = spec["total_tricks"]
         t.roem = spec["roem"]
         t.merge_equivalent = spec.get("merge_equivalent", not t.roem)
+        t.merge_default = spec.get("merge_equivalent", 1)
+        t.merge_with_roem = t.merge_equivalent
+        t.roem_free_levers = t.roem and spec.get("roem_free_levers", 1)
         t.bound_cuts = spec.get("bound_cuts", 1)
         t.null_window_root = spec.get("null_window_root", 1)
         t.table_inside_tricks = spec.get("table_inside_tricks", 0)
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
+        t.bounds_first = spec.get("bounds_first", 1)
         t.plan = spec.get("plan", 0)
         t.plan_low = spec.get("plan_low", 0)
         t.plan_high = spec.get("plan_high", 0)
@@ -1142,6 +1179,18 @@ cdef class Engine:
             for rank, value in spec["four_of_a_kind"].items():
                 t.four_of_a_kind[rank] = value
             t.stuk_mask = spec["stuk_mask"]
+            # the sets of cards that make roem when they fall in one trick: the stuk,
+            # four of a kind, three in a row of a suit
+            sets = [t.stuk_mask] if t.stuk_mask else []
+            sets += [t.rank_mask[r] for r in range(16) if t.four_of_a_kind[r] and t.rank_mask[r]]
+            for suit in range(4):
+                for place in range(6):
+                    run = [t.roem_card[suit][place + k] for k in range(3)]
+                    if min(run) >= 0:
+                        sets.append(sum(1 << b for b in run))
+            t.n_roem_sets = len(sets)
+            for i, m in enumerate(sets):
+                t.roem_sets[i] = m
 
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit

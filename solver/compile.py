@@ -53,6 +53,8 @@ ENGINE_OPTIONS = (  # search levers, each on (1) by default but the last three
     "table_inside_tricks",
     "history_order",
     "killer_moves",
+    "bounds_first",
+    "roem_free_levers",
 )
 
 
