@@ -2,13 +2,14 @@
 # strength, so the cards of one group are contiguous and a higher bit is a stronger
 # card of that group.  Everything the search reads about a game is in `Tables`.
 
-from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     GROUP_WIDTH = 12
     MAX_GROUPS = 5
     MAX_SEATS = 5
     MAX_BITS = 64
+    MAX_SEGMENTS = 16
     INF = 30000
 
 # play rules (solver/games/base.py has the same numbers)
@@ -42,6 +43,7 @@ cdef struct Tables:
     uint64_t group_mask[MAX_GROUPS]
     int8_t group_of[MAX_BITS]
     int16_t points[MAX_BITS]
+    int lead_key[MAX_BITS]       # order of leads without a table move
     int per_trick_bonus
     int last_trick_bonus
     int sweep_bonus
@@ -81,6 +83,9 @@ cdef struct Tables:
     int n_segments
     uint64_t segment_mask[MAX_BITS]
     int owner_bits
+    int segment_lookup           # relabel by table: every run contiguous, at most 6 cards
+    int8_t segment_shift[MAX_SEGMENTS]
+    uint32_t segment_owners[MAX_SEGMENTS][64]  # per run and subset: the owners' code
     int8_t owner[MAX_BITS]       # the seat holding each card in this deal
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it

@@ -31,6 +31,7 @@ cdef struct State:
     int tricks_left
     int points_left              # card points still in the hands
     uint64_t in_hands            # every card still in a hand
+    uint64_t trick_cards         # the cards on the trick being played
 
 cdef struct Undo:
     int win_bit
@@ -83,6 +84,7 @@ cdef extern from "stdlib.h":
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    void __builtin_prefetch(const void*) nogil
     int __builtin_clzll(unsigned long long) nogil
 
 
@@ -210,6 +212,7 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     s.points_left -= t.points[bit]
     u.replaced = s.trick[k]
     s.trick[k] = bit
+    s.trick_cards |= <uint64_t>1 << bit
     if k == 0:
         s.win_bit = bit
         s.win_off = 0
@@ -244,18 +247,23 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     s.tricks_left -= 1
     s.leader = winner
     s.trick_len = 0
+    s.trick_cards = 0
     u.completed_side = side
     u.gained = gained
 
 
 cdef inline void unplay(Ctx* c, int bit, Undo* u) noexcept nogil:
     cdef State* s = &c.s
-    cdef int seat
+    cdef int seat, i
     if u.completed_side >= 0:
         s.scores[u.completed_side] -= u.gained
         s.tricks[u.completed_side] -= 1
         s.tricks_left += 1
         s.trick_len = c.t.n_players
+        for i in range(c.t.n_players - 1):
+            s.trick_cards |= <uint64_t>1 << s.trick[i]
+    else:
+        s.trick_cards &= ~(<uint64_t>1 << bit)
     s.leader = u.leader
     s.trick_len -= 1
     seat = c.t.seat_at[s.leader + s.trick_len]
@@ -322,8 +330,19 @@ cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
 
 cdef inline uint64_t relabel_zero_cards(Tables* t, State* s, uint64_t* cards) noexcept nogil:
     """Key the zero-point cards in play as the lowest of their run; return their owners."""
-    cdef uint64_t owners = 0, rem, low, m
+    cdef uint64_t owners = 0, rem, low, m, idx
     cdef int i, b, shift = 0
+    if t.segment_lookup:  # contiguous runs: their owners come from a table
+        for i in range(t.n_segments):
+            m = t.segment_mask[i]
+            idx = (cards[0] & m) >> t.segment_shift[i]
+            if idx == 0:
+                continue
+            low = <uint64_t>1 << t.segment_shift[i]
+            cards[0] = (cards[0] & ~m) | ((low << popcount(idx)) - low)
+            owners |= <uint64_t>t.segment_owners[i][idx] << shift
+            shift += popcount(idx) * t.owner_bits
+        return owners
     for i in range(t.n_segments):
         m = t.segment_mask[i]
         rem = cards[0] & m
@@ -354,8 +373,7 @@ cdef inline Entry* bucket_of(Ctx* c, Key* k) noexcept nogil:
     return &c.table[mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)]
 
 
-cdef inline Entry* probe(Ctx* c, Key* k) noexcept nogil:
-    cdef Entry* slots = bucket_of(c, k)
+cdef inline Entry* probe(Ctx* c, Entry* slots, Key* k) noexcept nogil:
     cdef int j
     cdef Entry* e
     for j in range(BUCKET):
@@ -381,12 +399,11 @@ cdef inline int unrel(int16_t v, int base) noexcept nogil:
     return v + base
 
 
-cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexcept nogil:
+cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, int move) noexcept nogil:
     """Keep bounds on a position's value.  Replacement: the same key merges its
     bounds; otherwise two tiers: the bucket's first slot keeps the deeper (more
     cards) of its entry and the new one, the second slot takes whatever the first
     does not keep, so recent shallow entries are never locked out."""
-    cdef Entry* slots = bucket_of(c, k)
     cdef Entry* e
     cdef Entry* victim = NULL
     cdef int j, lo, hi
@@ -418,15 +435,15 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
     victim.generation = c.generation
 
 
-cdef inline void remember(Ctx* c, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
+cdef inline void remember(Ctx* c, Entry* slots, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
     """Store a fail-soft result of a search with window (alpha, beta): outside the
     window it is only a bound."""
     if v <= alpha:
-        store(c, k, base, -INF, v, move)
+        store(c, slots, k, base, -INF, v, move)
     elif v >= beta:
-        store(c, k, base, v, INF, move)
+        store(c, slots, k, base, v, INF, move)
     else:
-        store(c, k, base, v, v, move)
+        store(c, slots, k, base, v, v, move)
 
 
 # --- search -----------------------------------------------------------------------
@@ -453,10 +470,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef bint maximising, wins
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
-    if t.merge_equivalent:
-        in_play = s.in_hands
-        for i in range(s.trick_len):
-            in_play |= <uint64_t>1 << s.trick[i]
+    in_play = s.in_hands | s.trick_cards
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -473,7 +487,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
             if t.history_order:
                 key = 1000 + c.history[seat][b]
             else:
-                key = 1000 + (b % GROUP_WIDTH) * 16 + t.points[b]
+                key = t.lead_key[b]
         else:
             wins = (g == t.group_of[s.win_bit] and b > s.win_bit) or (
                 g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
@@ -646,6 +660,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef bint use_table, use_bounds
     cdef Key key
     cdef Entry* e
+    cdef Entry* slots = NULL
     cdef int moves[64]
     cdef Undo u
 
@@ -675,7 +690,12 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     base = value_base(t, s)
     # the bounds from the points still available come first: they are cheap, and
     # when they settle the node the table's cache miss is saved
-    use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem
+    # (inside a trick they almost never cut: not worth their cost there)
+    use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
+    if use_table:  # the table's line is fetched while the bounds are computed
+        make_key(t, s, &key)
+        slots = bucket_of(c, &key)
+        __builtin_prefetch(slots)
     if use_bounds:
         r = available(t, s)
         sure_for = 0
@@ -697,8 +717,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if bound_lo >= beta:
                 return bound_lo
     if use_table:
-        make_key(t, s, &key)
-        e = probe(c, &key)
+        e = probe(c, slots, &key)
         c.probes += 1
         if e != NULL:
             c.hits += 1
@@ -722,7 +741,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
-            remember(c, &key, base, v, alpha, beta, 255)
+            remember(c, slots, &key, base, v, alpha, beta, 255)
         return v
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
@@ -761,7 +780,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
 
     # 3. remember what was learnt
     if use_table:
-        remember(c, &key, base, best, a0, b0, best_move)
+        remember(c, slots, &key, base, best, a0, b0, best_move)
     return best
 
 
@@ -889,7 +908,7 @@ cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogi
     while length < max_len and not (c.s.trick_len == 0 and c.s.tricks_left == 0):
         tt_move = 255
         make_key(c.t, &c.s, &key)
-        e = probe(c, &key)
+        e = probe(c, bucket_of(c, &key), &key)
         if e != NULL:
             tt_move = e.move
         n = order_moves(c, legal_moves(c), tt_move, moves)
@@ -1135,6 +1154,7 @@ cdef class Engine:
             t.group_mask[group] |= <uint64_t>1 << bit
         for bit, pts in spec["points"].items():
             t.points[bit] = pts
+            t.lead_key[bit] = 1000 + (bit % GROUP_WIDTH) * 16 + pts  # strongest first
         t.per_trick_bonus = spec["per_trick_bonus"]
         t.last_trick_bonus = spec["last_trick_bonus"]
         t.sweep_bonus = spec["sweep_bonus"]
@@ -1192,6 +1212,30 @@ cdef class Engine:
             for i, m in enumerate(sets):
                 t.roem_sets[i] = m
 
+    cdef void _segment_owners(self):
+        """For relabel_zero_cards: the owners of each subset of each run of zero-point
+        cards, when every run is contiguous and short."""
+        cdef Tables* t = &self.tables
+        cdef int i, idx, k, n, shift, length
+        cdef uint64_t m, code
+        t.segment_lookup = t.n_segments <= MAX_SEGMENTS
+        for i in range(t.n_segments if t.segment_lookup else 0):
+            m = t.segment_mask[i]
+            shift = __builtin_ctzll(m)
+            length = popcount(m)
+            if length > 6 or (m >> shift) != (<uint64_t>1 << length) - 1:
+                t.segment_lookup = 0
+                return
+            t.segment_shift[i] = shift
+            for idx in range(1 << length):
+                code = 0
+                n = 0
+                for k in range(length):
+                    if (idx >> k) & 1:
+                        code |= <uint64_t>t.owner[shift + k] << (n * t.owner_bits)
+                        n += 1
+                t.segment_owners[i][idx] = <uint32_t>code
+
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit
         cdef bint conflict = False
@@ -1211,6 +1255,7 @@ cdef class Engine:
                 self.owner[bit] = seat
                 self.tables.owner[bit] = seat
                 s.in_hands |= <uint64_t>1 << bit
+        self._segment_owners()
         s.leader = spec["leader"]
         s.win_bit = -1
         s.top_trump = -1
