@@ -57,7 +57,8 @@ cdef struct Tables:
     int roem_card[4][8]          # the card at each suit and run place, -1 if none
     uint64_t rank_mask[16]       # the four cards of each rank
     int n_roem_sets
-    uint64_t roem_sets[48]       # card sets that make roem in one trick (more_roem_possible)
+    uint64_t roem_sets[64]       # card sets that make roem in one trick
+    uint64_t roem_sets_of[MAX_BITS]  # per card: the roem sets it is in (indices as bits)
     int merge_equivalent         # adjacent equal cards may be searched as one
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))
@@ -65,6 +66,7 @@ cdef struct Tables:
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
     int bounds_first             # bound cut-offs before the table probe
+    int endgame_tricks           # this many tricks left or fewer: plain search below the table
     int roem_free_levers         # roem games: merging and bound cuts once no roem can come
     int merge_default            # merge_equivalent where roem cannot interfere
     int merge_with_roem          # merge_equivalent while roem can still come

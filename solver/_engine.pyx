@@ -454,6 +454,22 @@ cdef inline int desirability(Ctx* c, int winner_seat, bint maximising) noexcept 
     return w if maximising else -w
 
 
+cdef inline bint in_live_roem_set(Tables* t, uint64_t in_play, int b, int nxt) noexcept nogil:
+    """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
+    (all its cards in play, in different hands).  When neither does, no trick's
+    roem can tell them apart, so they are equivalent as in games without roem."""
+    cdef uint64_t sets = t.roem_sets_of[b] | t.roem_sets_of[nxt]
+    cdef uint64_t m
+    cdef int i
+    while sets:
+        i = __builtin_ctzll(sets)
+        sets &= sets - 1
+        m = t.roem_sets[i]
+        if (in_play & m) == m and distinct_owners(t, m):
+            return True
+    return False
+
+
 cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept nogil:
     """The moves to try, best guess first, one card of each run of equivalent cards.
 
@@ -479,7 +495,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
             higher = in_play & t.group_mask[g] & above(in_play, b)
             if higher:
                 nxt = __builtin_ctzll(higher)
-                if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move:
+                if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move \
+                        and not (t.roem and in_live_roem_set(t, in_play, b, nxt)):
                     continue  # `nxt` stands for `b`
         if b == tt_move:
             key = 1000000
@@ -650,6 +667,42 @@ cdef int last_trick_value(Ctx* c) noexcept nogil:
     return v
 
 
+cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
+    """The last tricks searched plainly (fail-soft alpha-beta over the legal cards in
+    bit order, lowest first): no table, no bounds, no move ordering, whose costs do
+    not pay so near the end."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int b, v, best
+    cdef uint64_t legal
+    cdef bint maximising
+    cdef Undo u
+    if s.trick_len == 0 and s.tricks_left <= 1:
+        return last_trick_value(c) if s.tricks_left else final_value(t, s)
+    c.nodes += 1
+    maximising = t.side_of[t.seat_at[s.leader + s.trick_len]] == t.max_side
+    legal = legal_moves(c)
+    best = -INF if maximising else INF
+    while legal:
+        b = __builtin_ctzll(legal)
+        legal &= legal - 1
+        play(c, b, &u)
+        v = endgame(c, alpha, beta)
+        unplay(c, b, &u)
+        if maximising:
+            if v > best:
+                best = v
+                if best > alpha:
+                    alpha = best
+        elif v < best:
+            best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The value of the position for the analysed side (fail-soft alpha-beta)."""
     cdef Tables* t = c.t
@@ -658,6 +711,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int lo, hi, a0, b0, r, depth, sure_for, sure_against, bound_lo = 0, bound_hi = 0
     cdef bint maximising
     cdef bint use_table, use_bounds
+    cdef uint64_t legal
+    cdef int b
     cdef Key key
     cdef Entry* e
     cdef Entry* slots = NULL
@@ -687,6 +742,14 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         roem_on(t)
         return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
+    legal = legal_moves(c)
+    if not use_table and (legal & (legal - 1)) == 0:
+        # one card to play and no table here: play it at once
+        b = __builtin_ctzll(legal)
+        play(c, b, &u)
+        v = search(c, alpha, beta)
+        unplay(c, b, &u)
+        return v
     base = value_base(t, s)
     # the bounds from the points still available come first: they are cheap, and
     # when they settle the node the table's cache miss is saved
@@ -747,12 +810,18 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
     b0 = beta
+    if s.trick_len == 0 and s.tricks_left <= t.endgame_tricks:
+        # the table was asked (it pays even here), but the search below is plain
+        best = endgame(c, alpha, beta)
+        if use_table:
+            remember(c, slots, &key, base, best, a0, b0, 255)
+        return best
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     depth = s.tricks_left * MAX_SEATS + s.trick_len
     if tt_move == 255 and t.killer_moves:
         tt_move = c.killer[depth]  # what refuted a sibling here last time
-    n = order_moves(c, legal_moves(c), tt_move, moves)
+    n = order_moves(c, legal, tt_move, moves)
     best = -INF if maximising else INF
     for i in range(n):
         play(c, moves[i], &u)
@@ -1160,7 +1229,7 @@ cdef class Engine:
         t.sweep_bonus = spec["sweep_bonus"]
         t.total_tricks = spec["total_tricks"]
         t.roem = spec["roem"]
-        t.merge_equivalent = spec.get("merge_equivalent", not t.roem)
+        t.merge_equivalent = spec.get("merge_equivalent", 1)
         t.merge_default = spec.get("merge_equivalent", 1)
         t.merge_with_roem = t.merge_equivalent
         t.roem_free_levers = t.roem and spec.get("roem_free_levers", 1)
@@ -1170,6 +1239,7 @@ cdef class Engine:
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
+        t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.plan = spec.get("plan", 0)
         t.plan_low = spec.get("plan_low", 0)
         t.plan_high = spec.get("plan_high", 0)
@@ -1211,6 +1281,9 @@ cdef class Engine:
             t.n_roem_sets = len(sets)
             for i, m in enumerate(sets):
                 t.roem_sets[i] = m
+                for bit in range(MAX_BITS):
+                    if (m >> bit) & 1:
+                        t.roem_sets_of[bit] |= <uint64_t>1 << i
 
     cdef void _segment_owners(self):
         """For relabel_zero_cards: the owners of each subset of each run of zero-point
@@ -1274,5 +1347,6 @@ cdef class Engine:
         for bit in spec["trick"]:
             seat = (tmp.s.leader + tmp.s.trick_len) % self.tables.n_players
             tmp.s.hands[seat] |= <uint64_t>1 << bit
+            self.tables.owner[bit] = seat  # who played it (distinct_owners)
             play(&tmp, bit, &u)
         s[0] = tmp.s
