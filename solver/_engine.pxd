@@ -66,6 +66,7 @@ cdef struct Tables:
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
     int bounds_first             # bound cut-offs before the table probe
+    int cautious_smear           # no rich card onto a partner's winner before the last seat
     int endgame_tricks           # this many tricks left or fewer: plain search below the table
     int roem_free_levers         # roem games: merging and bound cuts once no roem can come
     int merge_default            # merge_equivalent where roem cannot interfere

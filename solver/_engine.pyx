@@ -476,8 +476,9 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     Two cards of one hand are equivalent when they are adjacent in their group among
     the cards still in play (hands and trick) and worth the same points: either can
     stand for the other.  Order: the table's move; then, after the lead, a card that
-    makes a good winner take the trick, richest first; neutral cards; cheap discards
-    to a bad winner.  Leads: strongest first."""
+    makes a good winner take the trick, richest first (but cheapest first onto a
+    partner's card while an opponent is still to play); neutral cards; cheap
+    discards to a bad winner.  Leads: strongest first."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, winner, d
@@ -510,7 +511,11 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
                 g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
             winner = seat if wins else t.seat_at[s.leader + s.win_off]
             d = desirability(c, winner, maximising)
-            if d > 0:
+            if d > 0 and not wins and s.trick_len < t.n_players - 1 and t.cautious_smear:
+                # onto a partner's winning card while someone is still to play:
+                # low first, as the trick may yet be taken from the partner
+                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+            elif d > 0:
                 key = 30000 + t.points[b] * 64 - (b % GROUP_WIDTH if wins else 0)
             elif d == 0:
                 key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
@@ -654,10 +659,30 @@ cdef inline void roem_on(Tables* t) noexcept nogil:
 
 cdef int last_trick_value(Ctx* c) noexcept nogil:
     """One card each: the last trick plays itself."""
-    cdef int i, v
+    cdef int i, v, b, win_bit, win_off, gained, side
     cdef int bits[MAX_SEATS]
     cdef Undo undo[MAX_SEATS]
-    cdef int n = c.t.n_players
+    cdef Tables* t = c.t
+    cdef int n = t.n_players
+    if t.settle == SETTLE_ADDITIVE and not t.roem:
+        # no roem, values add up: the trick's winner and points are all it takes
+        win_bit = __builtin_ctzll(c.s.hands[t.seat_at[c.s.leader]])
+        win_off = 0
+        gained = t.points[win_bit] + t.per_trick_bonus + t.last_trick_bonus
+        for i in range(1, n):
+            b = __builtin_ctzll(c.s.hands[t.seat_at[c.s.leader + i]])
+            gained += t.points[b]
+            if t.group_of[b] == t.group_of[win_bit]:
+                if b > win_bit:
+                    win_bit = b
+                    win_off = i
+            elif t.group_of[b] == t.trump_group:
+                win_bit = b
+                win_off = i
+        side = t.side_of[t.seat_at[c.s.leader + win_off]]
+        if t.sweep_bonus and c.s.tricks[side] + 1 == t.total_tricks:
+            gained += t.sweep_bonus
+        return additive_value(t, &c.s) + t.weight[side] * gained
     for i in range(n):
         bits[i] = __builtin_ctzll(c.s.hands[c.t.seat_at[c.s.leader + i]])
         play(c, bits[i], &undo[i])
@@ -1239,6 +1264,7 @@ cdef class Engine:
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
+        t.cautious_smear = spec.get("cautious_smear", 1)
         t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.plan = spec.get("plan", 0)
         t.plan_low = spec.get("plan_low", 0)

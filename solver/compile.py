@@ -54,6 +54,7 @@ ENGINE_OPTIONS = (  # search levers, each on (1) by default but the last three
     "history_order",
     "killer_moves",
     "bounds_first",
+    "cautious_smear",
     "endgame_tricks",
     "roem_free_levers",
 )
