@@ -2,13 +2,14 @@
 # strength, so the cards of one group are contiguous and a higher bit is a stronger
 # card of that group.  Everything the search reads about a game is in `Tables`.
 
-from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     GROUP_WIDTH = 12
     MAX_GROUPS = 5
     MAX_SEATS = 5
     MAX_BITS = 64
+    MAX_SEGMENTS = 16
     INF = 30000
 
 # play rules (solver/games/base.py has the same numbers)
@@ -42,6 +43,7 @@ cdef struct Tables:
     uint64_t group_mask[MAX_GROUPS]
     int8_t group_of[MAX_BITS]
     int16_t points[MAX_BITS]
+    int lead_key[MAX_BITS]       # order of leads without a table move
     int per_trick_bonus
     int last_trick_bonus
     int sweep_bonus
@@ -54,12 +56,21 @@ cdef struct Tables:
     uint64_t stuk_mask           # trump King and Queen
     int roem_card[4][8]          # the card at each suit and run place, -1 if none
     uint64_t rank_mask[16]       # the four cards of each rank
+    int n_roem_sets
+    uint64_t roem_sets[64]       # card sets that make roem in one trick
+    uint64_t roem_sets_of[MAX_BITS]  # per card: the roem sets it is in (indices as bits)
     int merge_equivalent         # adjacent equal cards may be searched as one
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))
     int table_inside_tricks      # keep table entries for positions inside a trick too
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
+    int bounds_first             # bound cut-offs before the table probe
+    int cautious_smear           # no rich card onto a partner's winner before the last seat
+    int endgame_tricks           # this many tricks left or fewer: plain search below the table
+    int roem_free_levers         # roem games: merging and bound cuts once no roem can come
+    int merge_default            # merge_equivalent where roem cannot interfere
+    int merge_with_roem          # merge_equivalent while roem can still come
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps
     # plan_low <= plan_high, and an exact value only in one region:
@@ -75,6 +86,9 @@ cdef struct Tables:
     int n_segments
     uint64_t segment_mask[MAX_BITS]
     int owner_bits
+    int segment_lookup           # relabel by table: every run contiguous, at most 6 cards
+    int8_t segment_shift[MAX_SEGMENTS]
+    uint32_t segment_owners[MAX_SEGMENTS][64]  # per run and subset: the owners' code
     int8_t owner[MAX_BITS]       # the seat holding each card in this deal
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it

@@ -6,7 +6,7 @@ and touches only its own `Engine`.
 """
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -15,7 +15,7 @@ cdef enum:
     LIMIT_NODES = 1
     LIMIT_TIME = 2
     LIMIT_CANCELLED = 3
-    CHECK_EVERY = 4095       # nodes between clock reads (mask)
+    CHECK_EVERY = 4096       # nodes between clock reads
     BUCKET = 2               # entries probed per key
 
 cdef struct State:
@@ -31,6 +31,7 @@ cdef struct State:
     int tricks_left
     int points_left              # card points still in the hands
     uint64_t in_hands            # every card still in a hand
+    uint64_t trick_cards         # the cards on the trick being played
 
 cdef struct Undo:
     int win_bit
@@ -55,6 +56,7 @@ cdef struct Ctx:
     uint8_t generation
     int64_t nodes
     int64_t node_limit           # 0: none
+    int64_t next_check           # when to look at the limits again
     double deadline              # 0: none
     int aborted                  # LIMIT_*
     volatile int* cancel         # set from another thread by Engine.cancel()
@@ -76,9 +78,13 @@ cdef inline int popcount(uint64_t x) noexcept nogil:
     return __builtin_popcountll(x)
 
 
+cdef extern from "stdlib.h":
+    int posix_memalign(void** ptr, size_t alignment, size_t size) nogil
+
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    void __builtin_prefetch(const void*) nogil
     int __builtin_clzll(unsigned long long) nogil
 
 
@@ -206,6 +212,7 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     s.points_left -= t.points[bit]
     u.replaced = s.trick[k]
     s.trick[k] = bit
+    s.trick_cards |= <uint64_t>1 << bit
     if k == 0:
         s.win_bit = bit
         s.win_off = 0
@@ -240,18 +247,23 @@ cdef inline void play(Ctx* c, int bit, Undo* u) noexcept nogil:
     s.tricks_left -= 1
     s.leader = winner
     s.trick_len = 0
+    s.trick_cards = 0
     u.completed_side = side
     u.gained = gained
 
 
 cdef inline void unplay(Ctx* c, int bit, Undo* u) noexcept nogil:
     cdef State* s = &c.s
-    cdef int seat
+    cdef int seat, i
     if u.completed_side >= 0:
         s.scores[u.completed_side] -= u.gained
         s.tricks[u.completed_side] -= 1
         s.tricks_left += 1
         s.trick_len = c.t.n_players
+        for i in range(c.t.n_players - 1):
+            s.trick_cards |= <uint64_t>1 << s.trick[i]
+    else:
+        s.trick_cards &= ~(<uint64_t>1 << bit)
     s.leader = u.leader
     s.trick_len -= 1
     seat = c.t.seat_at[s.leader + s.trick_len]
@@ -318,8 +330,19 @@ cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
 
 cdef inline uint64_t relabel_zero_cards(Tables* t, State* s, uint64_t* cards) noexcept nogil:
     """Key the zero-point cards in play as the lowest of their run; return their owners."""
-    cdef uint64_t owners = 0, rem, low, m
+    cdef uint64_t owners = 0, rem, low, m, idx
     cdef int i, b, shift = 0
+    if t.segment_lookup:  # contiguous runs: their owners come from a table
+        for i in range(t.n_segments):
+            m = t.segment_mask[i]
+            idx = (cards[0] & m) >> t.segment_shift[i]
+            if idx == 0:
+                continue
+            low = <uint64_t>1 << t.segment_shift[i]
+            cards[0] = (cards[0] & ~m) | ((low << popcount(idx)) - low)
+            owners |= <uint64_t>t.segment_owners[i][idx] << shift
+            shift += popcount(idx) * t.owner_bits
+        return owners
     for i in range(t.n_segments):
         m = t.segment_mask[i]
         rem = cards[0] & m
@@ -346,12 +369,15 @@ cdef inline bint same_key(Entry* e, Key* k) noexcept nogil:
     return e.cards == k.cards and e.extra == k.extra and e.totals == k.totals
 
 
-cdef inline Entry* probe(Ctx* c, Key* k) noexcept nogil:
-    cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
+cdef inline Entry* bucket_of(Ctx* c, Key* k) noexcept nogil:
+    return &c.table[mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)]
+
+
+cdef inline Entry* probe(Ctx* c, Entry* slots, Key* k) noexcept nogil:
     cdef int j
     cdef Entry* e
     for j in range(BUCKET):
-        e = &c.table[i + j]
+        e = &slots[j]
         if e.generation == c.generation and same_key(e, k):
             return e
     return NULL
@@ -373,17 +399,16 @@ cdef inline int unrel(int16_t v, int base) noexcept nogil:
     return v + base
 
 
-cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexcept nogil:
+cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, int move) noexcept nogil:
     """Keep bounds on a position's value.  Replacement: the same key merges its
     bounds; otherwise two tiers: the bucket's first slot keeps the deeper (more
     cards) of its entry and the new one, the second slot takes whatever the first
     does not keep, so recent shallow entries are never locked out."""
-    cdef uint64_t i = mix(k) & c.table_mask & ~(<uint64_t>BUCKET - 1)
     cdef Entry* e
     cdef Entry* victim = NULL
     cdef int j, lo, hi
     for j in range(BUCKET):
-        e = &c.table[i + j]
+        e = &slots[j]
         if e.generation == c.generation and same_key(e, k):
             lo = unrel(e.lower, base)
             hi = unrel(e.upper, base)
@@ -395,8 +420,8 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
             e.upper = clamp_rel(hi, base)
             e.move = <uint8_t>move
             return
-    e = &c.table[i]
-    victim = &c.table[i + BUCKET - 1]
+    e = &slots[0]
+    victim = &slots[BUCKET - 1]
     if e.generation != c.generation or popcount(k.cards) >= popcount(e.cards):
         if e.generation == c.generation:
             victim[0] = e[0]  # the deep slot's entry moves to the always-replace slot
@@ -410,15 +435,15 @@ cdef void store(Ctx* c, Key* k, int base, int lower, int upper, int move) noexce
     victim.generation = c.generation
 
 
-cdef inline void remember(Ctx* c, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
+cdef inline void remember(Ctx* c, Entry* slots, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
     """Store a fail-soft result of a search with window (alpha, beta): outside the
     window it is only a bound."""
     if v <= alpha:
-        store(c, k, base, -INF, v, move)
+        store(c, slots, k, base, -INF, v, move)
     elif v >= beta:
-        store(c, k, base, v, INF, move)
+        store(c, slots, k, base, v, INF, move)
     else:
-        store(c, k, base, v, v, move)
+        store(c, slots, k, base, v, v, move)
 
 
 # --- search -----------------------------------------------------------------------
@@ -429,14 +454,31 @@ cdef inline int desirability(Ctx* c, int winner_seat, bint maximising) noexcept 
     return w if maximising else -w
 
 
+cdef inline bint in_live_roem_set(Tables* t, uint64_t in_play, int b, int nxt) noexcept nogil:
+    """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
+    (all its cards in play, in different hands).  When neither does, no trick's
+    roem can tell them apart, so they are equivalent as in games without roem."""
+    cdef uint64_t sets = t.roem_sets_of[b] | t.roem_sets_of[nxt]
+    cdef uint64_t m
+    cdef int i
+    while sets:
+        i = __builtin_ctzll(sets)
+        sets &= sets - 1
+        m = t.roem_sets[i]
+        if (in_play & m) == m and distinct_owners(t, m):
+            return True
+    return False
+
+
 cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept nogil:
     """The moves to try, best guess first, one card of each run of equivalent cards.
 
     Two cards of one hand are equivalent when they are adjacent in their group among
     the cards still in play (hands and trick) and worth the same points: either can
     stand for the other.  Order: the table's move; then, after the lead, a card that
-    makes a good winner take the trick, richest first; neutral cards; cheap discards
-    to a bad winner.  Leads: strongest first."""
+    makes a good winner take the trick, richest first (but cheapest first onto a
+    partner's card while an opponent is still to play); neutral cards; cheap
+    discards to a bad winner.  Leads: strongest first."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, winner, d
@@ -445,10 +487,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef bint maximising, wins
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
-    if t.merge_equivalent:
-        in_play = s.in_hands
-        for i in range(s.trick_len):
-            in_play |= <uint64_t>1 << s.trick[i]
+    in_play = s.in_hands | s.trick_cards
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -457,7 +496,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
             higher = in_play & t.group_mask[g] & above(in_play, b)
             if higher:
                 nxt = __builtin_ctzll(higher)
-                if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move:
+                if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move \
+                        and not (t.roem and in_live_roem_set(t, in_play, b, nxt)):
                     continue  # `nxt` stands for `b`
         if b == tt_move:
             key = 1000000
@@ -465,13 +505,17 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
             if t.history_order:
                 key = 1000 + c.history[seat][b]
             else:
-                key = 1000 + (b % GROUP_WIDTH) * 16 + t.points[b]
+                key = t.lead_key[b]
         else:
             wins = (g == t.group_of[s.win_bit] and b > s.win_bit) or (
                 g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
             winner = seat if wins else t.seat_at[s.leader + s.win_off]
             d = desirability(c, winner, maximising)
-            if d > 0:
+            if d > 0 and not wins and s.trick_len < t.n_players - 1 and t.cautious_smear:
+                # onto a partner's winning card while someone is still to play:
+                # low first, as the trick may yet be taken from the partner
+                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+            elif d > 0:
                 key = 30000 + t.points[b] * 64 - (b % GROUP_WIDTH if wins else 0)
             elif d == 0:
                 key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
@@ -553,27 +597,17 @@ cdef bint more_roem_possible(Ctx* c) noexcept nogil:
     settlement is a step function of the raw difference alone."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int suit, place, rank, i, sides_with_tricks = 0
-    cdef uint64_t run
+    cdef int i, sides_with_tricks = 0
+    cdef uint64_t m
     for i in range(t.n_sides):
         if s.tricks[i]:
             sides_with_tricks += 1
     if sides_with_tricks <= 1:
         return True  # a pit is still possible
-    if (s.in_hands & t.stuk_mask) == t.stuk_mask and t.stuk_mask and distinct_owners(t, t.stuk_mask):
-        return True
-    for rank in range(16):
-        if t.four_of_a_kind[rank] and (s.in_hands & t.rank_mask[rank]) == t.rank_mask[rank] \
-                and distinct_owners(t, t.rank_mask[rank]):
+    for i in range(t.n_roem_sets):
+        m = t.roem_sets[i]
+        if (s.in_hands & m) == m and distinct_owners(t, m):
             return True
-    for suit in range(4):
-        for place in range(6):
-            if t.roem_card[suit][place] < 0 or t.roem_card[suit][place + 1] < 0 or t.roem_card[suit][place + 2] < 0:
-                continue
-            run = (<uint64_t>1 << t.roem_card[suit][place]) | (<uint64_t>1 << t.roem_card[suit][place + 1]) \
-                | (<uint64_t>1 << t.roem_card[suit][place + 2])
-            if (s.in_hands & run) == run and distinct_owners(t, run):
-                return True
     return False
 
 
@@ -587,34 +621,68 @@ cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef int total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + t.last_trick_bonus
     cdef bint declarer = t.max_side == t.nat_side
     cdef int tau, r
-    t.settle = SETTLE_ADDITIVE
-    if beta - alpha > 1:
-        r = mtdf(c, value_base(t, &c.s))
-    else:
+    if beta - alpha <= 1:
         # the smallest raw difference whose value reaches beta
         if declarer:
             if beta <= -total:
-                t.settle = SETTLE_NAT
                 return -total
             tau = beta if beta > threshold else threshold
         else:
             if beta > total:
-                t.settle = SETTLE_NAT
                 return total
             tau = beta if beta <= -threshold else -threshold + 1
+    t.settle = SETTLE_ADDITIVE
+    roem_off(t)
+    if beta - alpha > 1:
+        r = mtdf(c, value_base(t, &c.s))
+    else:
         r = search(c, tau - 1, tau)
+    roem_on(t)
     t.settle = SETTLE_NAT
     if declarer:
         return r if r >= threshold else -total
     return r if r <= -threshold else total
 
 
+cdef inline void roem_off(Tables* t) noexcept nogil:
+    """No trick to come can carry roem: the levers roem forbids may work below."""
+    if t.roem_free_levers:
+        t.roem = 0
+        t.merge_equivalent = t.merge_default
+
+
+cdef inline void roem_on(Tables* t) noexcept nogil:
+    if t.roem_free_levers:
+        t.roem = 1
+        t.merge_equivalent = t.merge_with_roem
+
+
 cdef int last_trick_value(Ctx* c) noexcept nogil:
     """One card each: the last trick plays itself."""
-    cdef int i, v
+    cdef int i, v, b, win_bit, win_off, gained, side
     cdef int bits[MAX_SEATS]
     cdef Undo undo[MAX_SEATS]
-    cdef int n = c.t.n_players
+    cdef Tables* t = c.t
+    cdef int n = t.n_players
+    if t.settle == SETTLE_ADDITIVE and not t.roem:
+        # no roem, values add up: the trick's winner and points are all it takes
+        win_bit = __builtin_ctzll(c.s.hands[t.seat_at[c.s.leader]])
+        win_off = 0
+        gained = t.points[win_bit] + t.per_trick_bonus + t.last_trick_bonus
+        for i in range(1, n):
+            b = __builtin_ctzll(c.s.hands[t.seat_at[c.s.leader + i]])
+            gained += t.points[b]
+            if t.group_of[b] == t.group_of[win_bit]:
+                if b > win_bit:
+                    win_bit = b
+                    win_off = i
+            elif t.group_of[b] == t.trump_group:
+                win_bit = b
+                win_off = i
+        side = t.side_of[t.seat_at[c.s.leader + win_off]]
+        if t.sweep_bonus and c.s.tricks[side] + 1 == t.total_tricks:
+            gained += t.sweep_bonus
+        return additive_value(t, &c.s) + t.weight[side] * gained
     for i in range(n):
         bits[i] = __builtin_ctzll(c.s.hands[c.t.seat_at[c.s.leader + i]])
         play(c, bits[i], &undo[i])
@@ -624,21 +692,61 @@ cdef int last_trick_value(Ctx* c) noexcept nogil:
     return v
 
 
+cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
+    """The last tricks searched plainly (fail-soft alpha-beta over the legal cards in
+    bit order, lowest first): no table, no bounds, no move ordering, whose costs do
+    not pay so near the end."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int b, v, best
+    cdef uint64_t legal
+    cdef bint maximising
+    cdef Undo u
+    if s.trick_len == 0 and s.tricks_left <= 1:
+        return last_trick_value(c) if s.tricks_left else final_value(t, s)
+    c.nodes += 1
+    maximising = t.side_of[t.seat_at[s.leader + s.trick_len]] == t.max_side
+    legal = legal_moves(c)
+    best = -INF if maximising else INF
+    while legal:
+        b = __builtin_ctzll(legal)
+        legal &= legal - 1
+        play(c, b, &u)
+        v = endgame(c, alpha, beta)
+        unplay(c, b, &u)
+        if maximising:
+            if v > best:
+                best = v
+                if best > alpha:
+                    alpha = best
+        elif v < best:
+            best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The value of the position for the analysed side (fail-soft alpha-beta)."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
-    cdef int lo, hi, a0, b0, r, depth, sure_for, sure_against
+    cdef int lo, hi, a0, b0, r, depth, sure_for, sure_against, bound_lo = 0, bound_hi = 0
     cdef bint maximising
-    cdef bint use_table
+    cdef bint use_table, use_bounds
+    cdef uint64_t legal
+    cdef int b
     cdef Key key
     cdef Entry* e
+    cdef Entry* slots = NULL
     cdef int moves[64]
     cdef Undo u
 
     c.nodes += 1
-    if (c.nodes & CHECK_EVERY) == 0:
+    if c.nodes >= c.next_check:
+        c.next_check = c.nodes + CHECK_EVERY
         if c.node_limit and c.nodes >= c.node_limit:
             c.aborted = LIMIT_NODES
         elif c.deadline and now() >= c.deadline:
@@ -651,11 +759,53 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # 1. the end of the deal; what the table knows; what the points left allow
     if s.trick_len == 0 and s.tricks_left <= 1:
         return last_trick_value(c) if s.tricks_left else final_value(t, s)
+    if t.roem and t.roem_free_levers and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE \
+            and not more_roem_possible(c):
+        roem_off(t)  # for this subtree
+        c.nodes -= 1
+        v = search(c, alpha, beta)
+        roem_on(t)
+        return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
+    legal = legal_moves(c)
+    if not use_table and (legal & (legal - 1)) == 0:
+        # one card to play and no table here: play it at once
+        b = __builtin_ctzll(legal)
+        play(c, b, &u)
+        v = search(c, alpha, beta)
+        unplay(c, b, &u)
+        return v
     base = value_base(t, s)
-    if use_table:
+    # the bounds from the points still available come first: they are cheap, and
+    # when they settle the node the table's cache miss is saved
+    # (inside a trick they almost never cut: not worth their cost there)
+    use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
+    if use_table:  # the table's line is fetched while the bounds are computed
         make_key(t, s, &key)
-        e = probe(c, &key)
+        slots = bucket_of(c, &key)
+        __builtin_prefetch(slots)
+    if use_bounds:
+        r = available(t, s)
+        sure_for = 0
+        sure_against = 0
+        if s.trick_len == 0 and t.trump_group >= 0:
+            master_trumps(c, &sure_for, &sure_against)
+        if t.has_gain and t.has_loss:
+            bound_hi = base + r - 2 * sure_against
+            bound_lo = base - r + 2 * sure_for
+        elif t.has_gain:
+            bound_hi = base + r - sure_against
+            bound_lo = base + sure_for
+        else:
+            bound_hi = base - sure_for
+            bound_lo = base - r + sure_against
+        if t.bounds_first or not use_table:
+            if bound_hi <= alpha:
+                return bound_hi
+            if bound_lo >= beta:
+                return bound_lo
+    if use_table:
+        e = probe(c, slots, &key)
         c.probes += 1
         if e != NULL:
             c.hits += 1
@@ -671,40 +821,32 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             tt_move = e.move
+        if use_bounds:  # the narrower window may now be out of reach
+            if bound_hi <= alpha:
+                return bound_hi
+            if bound_lo >= beta:
+                return bound_lo
     if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
-            remember(c, &key, base, v, alpha, beta, 255)
+            remember(c, slots, &key, base, v, alpha, beta, 255)
         return v
-    if t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem:
-        r = available(t, s)
-        sure_for = 0
-        sure_against = 0
-        if s.trick_len == 0 and t.trump_group >= 0:
-            master_trumps(c, &sure_for, &sure_against)
-        if t.has_gain and t.has_loss:
-            hi = base + r - 2 * sure_against
-            lo = base - r + 2 * sure_for
-        elif t.has_gain:
-            hi = base + r - sure_against
-            lo = base + sure_for
-        else:
-            hi = base - sure_for
-            lo = base - r + sure_against
-        if hi <= alpha:
-            return hi
-        if lo >= beta:
-            return lo
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
     b0 = beta
+    if s.trick_len == 0 and s.tricks_left <= t.endgame_tricks:
+        # the table was asked (it pays even here), but the search below is plain
+        best = endgame(c, alpha, beta)
+        if use_table:
+            remember(c, slots, &key, base, best, a0, b0, 255)
+        return best
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     depth = s.tricks_left * MAX_SEATS + s.trick_len
     if tt_move == 255 and t.killer_moves:
         tt_move = c.killer[depth]  # what refuted a sibling here last time
-    n = order_moves(c, legal_moves(c), tt_move, moves)
+    n = order_moves(c, legal, tt_move, moves)
     best = -INF if maximising else INF
     for i in range(n):
         play(c, moves[i], &u)
@@ -732,7 +874,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
 
     # 3. remember what was learnt
     if use_table:
-        remember(c, &key, base, best, a0, b0, best_move)
+        remember(c, slots, &key, base, best, a0, b0, best_move)
     return best
 
 
@@ -860,7 +1002,7 @@ cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogi
     while length < max_len and not (c.s.trick_len == 0 and c.s.tricks_left == 0):
         tt_move = 255
         make_key(c.t, &c.s, &key)
-        e = probe(c, &key)
+        e = probe(c, bucket_of(c, &key), &key)
         if e != NULL:
             tt_move = e.move
         n = order_moves(c, legal_moves(c), tt_move, moves)
@@ -902,7 +1044,11 @@ cdef class Engine:
         cdef long long entries = 1024
         while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
             entries *= 2
-        self.table = <Entry*>calloc(entries, sizeof(Entry))
+        # aligned to a cache line, so a bucket of two entries is one line, one miss
+        cdef void* mem = NULL
+        if posix_memalign(&mem, 64, entries * sizeof(Entry)) == 0:
+            memset(mem, 0, entries * sizeof(Entry))
+            self.table = <Entry*>mem
         if self.table == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes
@@ -1102,17 +1248,24 @@ cdef class Engine:
             t.group_mask[group] |= <uint64_t>1 << bit
         for bit, pts in spec["points"].items():
             t.points[bit] = pts
+            t.lead_key[bit] = 1000 + (bit % GROUP_WIDTH) * 16 + pts  # strongest first
         t.per_trick_bonus = spec["per_trick_bonus"]
         t.last_trick_bonus = spec["last_trick_bonus"]
         t.sweep_bonus = spec["sweep_bonus"]
         t.total_tricks = spec["total_tricks"]
         t.roem = spec["roem"]
-        t.merge_equivalent = spec.get("merge_equivalent", not t.roem)
+        t.merge_equivalent = spec.get("merge_equivalent", 1)
+        t.merge_default = spec.get("merge_equivalent", 1)
+        t.merge_with_roem = t.merge_equivalent
+        t.roem_free_levers = t.roem and spec.get("roem_free_levers", 1)
         t.bound_cuts = spec.get("bound_cuts", 1)
         t.null_window_root = spec.get("null_window_root", 1)
         t.table_inside_tricks = spec.get("table_inside_tricks", 0)
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
+        t.bounds_first = spec.get("bounds_first", 1)
+        t.cautious_smear = spec.get("cautious_smear", 1)
+        t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.plan = spec.get("plan", 0)
         t.plan_low = spec.get("plan_low", 0)
         t.plan_high = spec.get("plan_high", 0)
@@ -1142,6 +1295,45 @@ cdef class Engine:
             for rank, value in spec["four_of_a_kind"].items():
                 t.four_of_a_kind[rank] = value
             t.stuk_mask = spec["stuk_mask"]
+            # the sets of cards that make roem when they fall in one trick: the stuk,
+            # four of a kind, three in a row of a suit
+            sets = [t.stuk_mask] if t.stuk_mask else []
+            sets += [t.rank_mask[r] for r in range(16) if t.four_of_a_kind[r] and t.rank_mask[r]]
+            for suit in range(4):
+                for place in range(6):
+                    run = [t.roem_card[suit][place + k] for k in range(3)]
+                    if min(run) >= 0:
+                        sets.append(sum(1 << b for b in run))
+            t.n_roem_sets = len(sets)
+            for i, m in enumerate(sets):
+                t.roem_sets[i] = m
+                for bit in range(MAX_BITS):
+                    if (m >> bit) & 1:
+                        t.roem_sets_of[bit] |= <uint64_t>1 << i
+
+    cdef void _segment_owners(self):
+        """For relabel_zero_cards: the owners of each subset of each run of zero-point
+        cards, when every run is contiguous and short."""
+        cdef Tables* t = &self.tables
+        cdef int i, idx, k, n, shift, length
+        cdef uint64_t m, code
+        t.segment_lookup = t.n_segments <= MAX_SEGMENTS
+        for i in range(t.n_segments if t.segment_lookup else 0):
+            m = t.segment_mask[i]
+            shift = __builtin_ctzll(m)
+            length = popcount(m)
+            if length > 6 or (m >> shift) != (<uint64_t>1 << length) - 1:
+                t.segment_lookup = 0
+                return
+            t.segment_shift[i] = shift
+            for idx in range(1 << length):
+                code = 0
+                n = 0
+                for k in range(length):
+                    if (idx >> k) & 1:
+                        code |= <uint64_t>t.owner[shift + k] << (n * t.owner_bits)
+                        n += 1
+                t.segment_owners[i][idx] = <uint32_t>code
 
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit
@@ -1162,6 +1354,7 @@ cdef class Engine:
                 self.owner[bit] = seat
                 self.tables.owner[bit] = seat
                 s.in_hands |= <uint64_t>1 << bit
+        self._segment_owners()
         s.leader = spec["leader"]
         s.win_bit = -1
         s.top_trump = -1
@@ -1180,5 +1373,6 @@ cdef class Engine:
         for bit in spec["trick"]:
             seat = (tmp.s.leader + tmp.s.trick_len) % self.tables.n_players
             tmp.s.hands[seat] |= <uint64_t>1 << bit
+            self.tables.owner[bit] = seat  # who played it (distinct_owners)
             play(&tmp, bit, &u)
         s[0] = tmp.s

@@ -57,6 +57,10 @@ ENGINE_OPTIONS = (  # search levers, each on (1) by default but the last three
     "table_inside_tricks",
     "history_order",
     "killer_moves",
+    "bounds_first",
+    "cautious_smear",
+    "endgame_tricks",
+    "roem_free_levers",
 )
 
 
