@@ -336,11 +336,12 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
 
 def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
     lines = _header(position, analysis.objective)
-    lines.append(f"  {'#':>3}  {'seat':>4}  {'card':<5}{'before':>8}{'after':>8}{'lost':>6}  best")
+    width = max([5] + [len(c.card) + 1 for c in analysis.cards])  # Bésigue moves are longer
+    lines.append(f"  {'#':>3}  {'seat':>4}  {'card':<{width}}{'before':>8}{'after':>8}{'lost':>6}  best")
     for c in analysis.cards:
         mark = "  <- forced" if c.forced else ("  <- mistake" if c.lost else "")
         lines.append(
-            f"  {c.index:>3}  {c.seat:>4}  {c.card:<5}{_shown(c.before):>8}{_shown(c.after):>8}{_shown(c.lost):>6}"
+            f"  {c.index:>3}  {c.seat:>4}  {c.card:<{width}}{_shown(c.before):>8}{_shown(c.after):>8}{_shown(c.lost):>6}"
             f"  {' '.join(c.best)}{mark}"
         )
     lost = analysis.mistakes
