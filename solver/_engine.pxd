@@ -59,6 +59,7 @@ cdef struct Tables:
     int n_roem_sets
     uint64_t roem_sets[64]       # card sets that make roem in one trick
     uint64_t roem_sets_of[MAX_BITS]  # per card: the roem sets it is in (indices as bits)
+    uint64_t roem_candidates      # the roem sets whose cards are in different hands
     int merge_equivalent         # adjacent equal cards may be searched as one
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))

@@ -458,14 +458,14 @@ cdef inline bint in_live_roem_set(Tables* t, uint64_t in_play, int b, int nxt) n
     """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
     (all its cards in play, in different hands).  When neither does, no trick's
     roem can tell them apart, so they are equivalent as in games without roem."""
-    cdef uint64_t sets = t.roem_sets_of[b] | t.roem_sets_of[nxt]
+    cdef uint64_t sets = (t.roem_sets_of[b] | t.roem_sets_of[nxt]) & t.roem_candidates
     cdef uint64_t m
     cdef int i
     while sets:
         i = __builtin_ctzll(sets)
         sets &= sets - 1
         m = t.roem_sets[i]
-        if (in_play & m) == m and distinct_owners(t, m):
+        if (in_play & m) == m:
             return True
     return False
 
@@ -604,9 +604,12 @@ cdef bint more_roem_possible(Ctx* c) noexcept nogil:
             sides_with_tricks += 1
     if sides_with_tricks <= 1:
         return True  # a pit is still possible
-    for i in range(t.n_roem_sets):
+    cdef uint64_t sets = t.roem_candidates
+    while sets:
+        i = __builtin_ctzll(sets)
+        sets &= sets - 1
         m = t.roem_sets[i]
-        if (s.in_hands & m) == m and distinct_owners(t, m):
+        if (s.in_hands & m) == m:
             return True
     return False
 
@@ -1376,3 +1379,9 @@ cdef class Engine:
             self.tables.owner[bit] = seat  # who played it (distinct_owners)
             play(&tmp, bit, &u)
         s[0] = tmp.s
+        # the roem sets whose cards are in different hands: the others can never
+        # fall in one trick in this deal (owners are fixed once dealt)
+        self.tables.roem_candidates = 0
+        for i in range(self.tables.n_roem_sets):
+            if distinct_owners(&self.tables, self.tables.roem_sets[i]):
+                self.tables.roem_candidates |= <uint64_t>1 << i
