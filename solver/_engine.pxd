@@ -59,6 +59,7 @@ cdef struct Tables:
     int n_roem_sets
     uint64_t roem_sets[64]       # card sets that make roem in one trick
     uint64_t roem_sets_of[MAX_BITS]  # per card: the roem sets it is in (indices as bits)
+    uint64_t roem_candidates     # the roem sets whose cards are in different hands
     int merge_equivalent         # adjacent equal cards may be searched as one
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))
@@ -66,11 +67,10 @@ cdef struct Tables:
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
     int bounds_first             # bound cut-offs before the table probe
+    int suit_guess               # MTD(f) guess for a root card: the last of its group
     int cautious_smear           # no rich card onto a partner's winner before the last seat
     int endgame_tricks           # this many tricks left or fewer: plain search below the table
-    int roem_free_levers         # roem games: merging and bound cuts once no roem can come
-    int merge_default            # merge_equivalent where roem cannot interfere
-    int merge_with_roem          # merge_equivalent while roem can still come
+    int roem_free_levers         # roem games: bound cuts, no roem checks once no roem can come
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps
     # plan_low <= plan_high, and an exact value only in one region:
@@ -89,7 +89,7 @@ cdef struct Tables:
     int segment_lookup           # relabel by table: every run contiguous, at most 6 cards
     int8_t segment_shift[MAX_SEGMENTS]
     uint32_t segment_owners[MAX_SEGMENTS][64]  # per run and subset: the owners' code
-    int8_t owner[MAX_BITS]       # the seat holding each card in this deal
+    int8_t owner[MAX_BITS]       # the seat holding each card in this deal (or that played it)
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it
 

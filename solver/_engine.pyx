@@ -101,7 +101,7 @@ cdef inline uint64_t above(uint64_t mask, int bit) noexcept nogil:
 
 # --- rules ------------------------------------------------------------------------
 
-cdef uint64_t legal_moves(Ctx* c) noexcept nogil:
+cdef inline uint64_t legal_moves(Ctx* c) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat = t.seat_at[s.leader + s.trick_len]
@@ -458,14 +458,14 @@ cdef inline bint in_live_roem_set(Tables* t, uint64_t in_play, int b, int nxt) n
     """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
     (all its cards in play, in different hands).  When neither does, no trick's
     roem can tell them apart, so they are equivalent as in games without roem."""
-    cdef uint64_t sets = t.roem_sets_of[b] | t.roem_sets_of[nxt]
+    cdef uint64_t sets = (t.roem_sets_of[b] | t.roem_sets_of[nxt]) & t.roem_candidates
     cdef uint64_t m
     cdef int i
     while sets:
         i = __builtin_ctzll(sets)
         sets &= sets - 1
         m = t.roem_sets[i]
-        if (in_play & m) == m and distinct_owners(t, m):
+        if (in_play & m) == m:
             return True
     return False
 
@@ -481,13 +481,20 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     discards to a bad winner.  Leads: strongest first."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, winner, d
+    cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, d
+    cdef int win_group = -1, d_self = 0, d_now = 0
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher
-    cdef bint maximising, wins
+    cdef bint maximising, wins, trump_over = False, smear_low = False
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
+    if s.trick_len:  # what the mover thinks of the trick's winner, now or if it wins
+        win_group = t.group_of[s.win_bit]
+        trump_over = t.trump_group >= 0 and win_group != t.trump_group
+        d_self = desirability(c, seat, maximising)
+        d_now = desirability(c, t.seat_at[s.leader + s.win_off], maximising)
+        smear_low = t.cautious_smear and s.trick_len < t.n_players - 1
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -507,11 +514,9 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
             else:
                 key = t.lead_key[b]
         else:
-            wins = (g == t.group_of[s.win_bit] and b > s.win_bit) or (
-                g == t.trump_group and t.group_of[s.win_bit] != t.trump_group)
-            winner = seat if wins else t.seat_at[s.leader + s.win_off]
-            d = desirability(c, winner, maximising)
-            if d > 0 and not wins and s.trick_len < t.n_players - 1 and t.cautious_smear:
+            wins = (g == win_group and b > s.win_bit) or (g == t.trump_group and trump_over)
+            d = d_self if wins else d_now
+            if d > 0 and not wins and smear_low:
                 # onto a partner's winning card while someone is still to play:
                 # low first, as the trick may yet be taken from the partner
                 key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
@@ -604,9 +609,12 @@ cdef bint more_roem_possible(Ctx* c) noexcept nogil:
             sides_with_tricks += 1
     if sides_with_tricks <= 1:
         return True  # a pit is still possible
-    for i in range(t.n_roem_sets):
+    cdef uint64_t sets = t.roem_candidates
+    while sets:
+        i = __builtin_ctzll(sets)
+        sets &= sets - 1
         m = t.roem_sets[i]
-        if (s.in_hands & m) == m and distinct_owners(t, m):
+        if (s.in_hands & m) == m:
             return True
     return False
 
@@ -645,16 +653,15 @@ cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
 
 
 cdef inline void roem_off(Tables* t) noexcept nogil:
-    """No trick to come can carry roem: the levers roem forbids may work below."""
+    """No trick to come can carry roem: below, the bound cuts work and equivalent
+    cards merge without the roem check."""
     if t.roem_free_levers:
         t.roem = 0
-        t.merge_equivalent = t.merge_default
 
 
 cdef inline void roem_on(Tables* t) noexcept nogil:
     if t.roem_free_levers:
         t.roem = 1
-        t.merge_equivalent = t.merge_with_roem
 
 
 cdef int last_trick_value(Ctx* c) noexcept nogil:
@@ -768,13 +775,37 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
     legal = legal_moves(c)
-    if not use_table and (legal & (legal - 1)) == 0:
-        # one card to play and no table here: play it at once
-        b = __builtin_ctzll(legal)
-        play(c, b, &u)
-        v = search(c, alpha, beta)
-        unplay(c, b, &u)
-        return v
+    if not use_table:
+        if (legal & (legal - 1)) == 0:
+            # one card to play and no table here: play it at once
+            b = __builtin_ctzll(legal)
+            play(c, b, &u)
+            v = search(c, alpha, beta)
+            unplay(c, b, &u)
+            return v
+        if not (t.killer_moves or t.history_order):
+            # inside a trick: no table, no bounds; just the moves in order
+            maximising = t.side_of[t.seat_at[s.leader + s.trick_len]] == t.max_side
+            n = order_moves(c, legal, 255, moves)
+            best = -INF if maximising else INF
+            for i in range(n):
+                play(c, moves[i], &u)
+                v = search(c, alpha, beta)
+                unplay(c, moves[i], &u)
+                if c.aborted:
+                    return 0
+                if maximising:
+                    if v > best:
+                        best = v
+                        if best > alpha:
+                            alpha = best
+                elif v < best:
+                    best = v
+                    if best < beta:
+                        beta = best
+                if alpha >= beta:
+                    break
+            return best
     base = value_base(t, s)
     # the bounds from the points still available come first: they are cheap, and
     # when they settle the node the table's cache miss is saved
@@ -1143,6 +1174,10 @@ cdef class Engine:
                 elif all_moves or i == 0:
                     if self.tables.null_window_root:
                         guess = values[i - 1] if i > 0 else value_base(c.t, &c.s)
+                        if c.t.suit_guess:
+                            for j in range(i):  # the last card of this group valued
+                                if c.t.group_of[moves[j]] == c.t.group_of[moves[i]]:
+                                    guess = values[j]
                         v = value_after_root_move(&c, guess, 0, 0, True, &modes[i])
                     else:
                         v = value_after_root_move(&c, 0, -INF, INF, False, &modes[i])
@@ -1255,8 +1290,6 @@ cdef class Engine:
         t.total_tricks = spec["total_tricks"]
         t.roem = spec["roem"]
         t.merge_equivalent = spec.get("merge_equivalent", 1)
-        t.merge_default = spec.get("merge_equivalent", 1)
-        t.merge_with_roem = t.merge_equivalent
         t.roem_free_levers = t.roem and spec.get("roem_free_levers", 1)
         t.bound_cuts = spec.get("bound_cuts", 1)
         t.null_window_root = spec.get("null_window_root", 1)
@@ -1264,6 +1297,9 @@ cdef class Engine:
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
+        # two sides: a card's value is guessed from its group's last (measured: fewer
+        # nodes in belote and jass, more in the three-player games)
+        t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))
         t.cautious_smear = spec.get("cautious_smear", 1)
         t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.plan = spec.get("plan", 0)
@@ -1376,3 +1412,9 @@ cdef class Engine:
             self.tables.owner[bit] = seat  # who played it (distinct_owners)
             play(&tmp, bit, &u)
         s[0] = tmp.s
+        # the roem sets whose cards are in different hands: the others can never
+        # fall in one trick in this deal (owners are fixed once dealt)
+        self.tables.roem_candidates = 0
+        for i in range(self.tables.n_roem_sets):
+            if distinct_owners(&self.tables, self.tables.roem_sets[i]):
+                self.tables.roem_candidates |= <uint64_t>1 << i

@@ -49,18 +49,19 @@ def card_bit(rules: Rules, card: Card) -> int:
     return GROUP_INDEX[rules.group(card)] * GROUP_WIDTH + rules.strength(card)
 
 
-ENGINE_OPTIONS = (  # search levers, each on (1) by default but the last three
-    "merge_equivalent",
-    "bound_cuts",
-    "null_window_root",
-    "relative_ranks",
-    "table_inside_tricks",
-    "history_order",
-    "killer_moves",
-    "bounds_first",
-    "cautious_smear",
-    "endgame_tricks",
-    "roem_free_levers",
+ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tricks)
+    "merge_equivalent",  # on
+    "bound_cuts",  # on
+    "null_window_root",  # on
+    "relative_ranks",  # on
+    "table_inside_tricks",  # off
+    "history_order",  # off
+    "killer_moves",  # off
+    "bounds_first",  # on
+    "roem_free_levers",  # on
+    "endgame_tricks",  # 2
+    "cautious_smear",  # on
+    "suit_guess",  # on with two sides
 )
 
 

@@ -199,3 +199,24 @@ def test_step_objective_lines_do_not_depend_on_earlier_searches() -> None:
         end = end.play(move)
     assert end.is_over
     assert list(result.points) == end.final_scores()
+
+
+def test_roem_merging_knows_who_played_the_cards_on_the_trick() -> None:
+    """Cards already on the trick belong to the seats that played them: a roem set
+    with one of them can still fall in this trick (a merge once ignored that)."""
+    position = Position.from_dict(
+        {
+            "game": "klaverjas",
+            "options": {"rules": "seed", "roem_order": "rank", "nat_on_tie": True},
+            "trump": "D",
+            "declarer": 1,
+            "hands": ["SJ DA D9", "SK DQ D7", "SQ ST DK D8", "C9 C7 HA H7"],
+            "trick": ["CQ", "CJ"],
+            "leader": 0,
+            "scored": [5, 72],
+            "tricks": [1, 3],
+            "objective": "score",
+        }
+    )
+    expected = {str(card): value for card, value in reference_values(position).items()}
+    assert {m.move: m.value for m in analyse(position, engine=Engine(1)).moves} == expected

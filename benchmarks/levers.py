@@ -1,0 +1,101 @@
+"""Engine levers on and off, on the same deals, in one process.
+
+    python -m benchmarks.levers --games belote --deals 30 - endgame_tricks=0 cautious_smear=0
+
+Each argument after the options is one setting of the engine's levers
+(`solver.compile.ENGINE_OPTIONS`, comma-separated `name=value`; `-` for the
+defaults).  Deal by deal, every setting analyses the deal from an emptied table,
+in turn (the order reversed on every other deal, so a setting is not always the
+first to run); the values must agree.  Printed per set and setting: mean and
+median nodes, median and total CPU time, and the median over the deals of the
+time ratio to the first setting.  CPU time (`time.process_time`), so that another
+job on the machine disturbs the comparison less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Any
+
+from .deals import DEAL_SETS, deals
+
+
+def parse_setting(text: str) -> dict[str, int]:
+    if text == "-":
+        return {}
+    setting = {}
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        setting[name] = int(value or "1")
+    return setting
+
+
+def compare(key: str, n: int, settings: list[dict[str, int]], tt_megabytes: int) -> list[dict[str, Any]]:
+    from solver import Engine
+    from solver.analysis import analyse
+
+    engine = Engine(tt_megabytes)
+    times: list[list[float]] = [[] for _ in settings]
+    nodes: list[list[int]] = [[] for _ in settings]
+    differ = 0
+    for d, deal in enumerate(deals(key, n)):
+        order = list(range(len(settings)))
+        if d % 2:
+            order.reverse()
+        values = {}
+        for j in order:
+            engine.clear()
+            started = time.process_time()
+            result = analyse(deal, engine=engine, engine_options=settings[j])
+            times[j].append(time.process_time() - started)
+            nodes[j].append(result.nodes)
+            values[j] = [(m.move, m.value) for m in result.moves]
+        if any(v != values[0] for v in values.values()):
+            differ += 1
+    rows = []
+    for j, setting in enumerate(settings):
+        rows.append(
+            {
+                "set": key,
+                "setting": setting,
+                "mean_nodes": statistics.fmean(nodes[j]),
+                "median_nodes": statistics.median(nodes[j]),
+                "median_ms": statistics.median(times[j]) * 1000.0,
+                "total_s": sum(times[j]),
+                "ratio": statistics.median(t / t0 for t, t0 in zip(times[j], times[0])),
+                "differ": differ,
+            }
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.levers", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["belote"])
+    parser.add_argument("--deals", type=int, default=20, help="deals per set (default 20)")
+    parser.add_argument("--tt-megabytes", type=int, default=8)
+    parser.add_argument("settings", nargs="+", help="lever settings, e.g. - endgame_tricks=0")
+    args = parser.parse_args(argv)
+    settings = [parse_setting(s) for s in args.settings]
+    print(f"{'set':21} {'setting':34} {'mean nodes':>11} {'median nodes':>12} {'median ms':>9} {'total s':>8} {'ratio':>6}")
+    differ = 0
+    for key in args.games:
+        for row in compare(key, args.deals, settings, args.tt_megabytes):
+            name = ",".join(f"{k}={v}" for k, v in row["setting"].items()) or "defaults"
+            print(
+                f"{row['set']:21} {name:34} {row['mean_nodes'] / 1e3:10.0f}k {row['median_nodes'] / 1e3:11.0f}k "
+                f"{row['median_ms']:9.1f} {row['total_s']:8.2f} {row['ratio']:6.3f}",
+                flush=True,
+            )
+            differ = max(differ, row["differ"])
+        if differ:
+            print(f"{key}: values differ between the settings on {differ} deals", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
