@@ -22,7 +22,6 @@ from typing import Any
 
 from .cards import SUITS, Card, parse_cards
 from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
-from .games.base import Rules
 from .games.besigue import (
     FOUR_KIND,
     HAND_SIZE,
@@ -724,11 +723,3 @@ def engine_state(position: BesiguePosition) -> dict[str, Any]:
         "to_declare": -1 if position.to_declare is None else position.to_declare,
     }
 
-
-def is_besigue(data: Any) -> bool:
-    return isinstance(data, dict) and data.get("game") == "besigue"
-
-
-def check_rules(rules: Rules) -> Besigue:
-    assert isinstance(rules, Besigue)
-    return rules
