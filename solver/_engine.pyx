@@ -1175,6 +1175,10 @@ cdef class Engine:
                     if self.tables.null_window_root:
                         guess = values[i - 1] if i > 0 else value_base(c.t, &c.s)
                         if c.t.suit_guess:
+                            # two sides: the best value so far, unless a card of
+                            # this group was valued (belote nodes -1.8%; worse in Putz)
+                            if i > 0:
+                                guess = best
                             for j in range(i):  # the last card of this group valued
                                 if c.t.group_of[moves[j]] == c.t.group_of[moves[i]]:
                                     guess = values[j]
