@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .besigue import BesiguePosition
-from .errors import OptionError, PositionError
+from .errors import OptionError, PositionError, parse_json
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -109,19 +109,10 @@ def as_position(position: PositionLike) -> AnyPosition:
     if isinstance(position, (Position, BesiguePosition)):
         return position
     if isinstance(position, str):
-        return load_position(_json_object(position))
+        return load_position(parse_json(position))
     if isinstance(position, Mapping):
         return load_position(dict(position))
     raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
-
-
-def _json_object(text: str) -> Any:
-    import json
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
 _local = threading.local()

@@ -13,7 +13,6 @@ has scored), because a marked copy is not interchangeable with a fresh one.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, parse_json
 from .games.besigue import (
     FOUR_KIND,
     HAND_SIZE,
@@ -127,11 +126,7 @@ class BesiguePosition:
     # --- reading -----------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str | bytes) -> BesiguePosition:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> BesiguePosition:

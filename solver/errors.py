@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 
 class PlisError(ValueError):
     """Base class: bad input. ``field`` names the part of the input at fault."""
@@ -39,6 +42,14 @@ class PositionError(PlisError):
     """A position whose fields do not fit together (sizes, seats, missing fields)."""
 
     reason = "INVALID_POSITION"
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON text as Python data; bad JSON is a `PositionError` naming `position`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
 class IllegalMoveError(PlisError):

@@ -20,7 +20,7 @@ from typing import Any
 from .analysis import DEFAULT_TT_MEGABYTES, MoveValue, Result, Value, _engine, analyse, as_position, preference
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import IllegalMoveError, PlisError, PositionError
+from .errors import IllegalMoveError, PlisError, PositionError, parse_json
 from .games import get_game
 from .position import AnyPosition, Position
 
@@ -286,7 +286,7 @@ def trump_table(
 def _deal_before_play(deal: PositionLike) -> Position:
     """Validate a deal for the trump table: its trump and contract seat may be left out."""
     if isinstance(deal, str):
-        deal = _json_object(deal)
+        deal = parse_json(deal)
     if isinstance(deal, Mapping):
         data = dict(deal)
         game = get_game(data.get("game"))
@@ -317,15 +317,6 @@ def _deal_before_play(deal: PositionLike) -> Position:
     if position.leader != 0:
         raise PositionError("leader", "seat 0 leads the first trick of a deal")
     return position
-
-
-def _json_object(text: str) -> Any:
-    import json
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
 # --- puzzle verification ------------------------------------------------------------------

@@ -6,14 +6,13 @@ the reference search) trusts it.  `Position.play` returns the position after a m
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, parse_json
 from .games import Rules, get_game
 from .games.jass import Putz
 
@@ -46,11 +45,7 @@ class Position:
     # --- reading ---------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str | bytes) -> Position:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
