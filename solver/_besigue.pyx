@@ -29,6 +29,8 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from solver._minimax cimport fold_child
+
 MARRIAGE = 1
 BESIGUE = 2
 DOUBLE_BESIGUE = 4
@@ -590,18 +592,8 @@ cdef int search2(Ctx* c, uint64_t h0, uint64_t h1, int led, int leader, int alph
         h[mover] = saved
         if c.aborted:
             return 0
-        if maximising:
-            if v > best:
-                best = v
-                best_move = moves[i]
-                if best > alpha:
-                    alpha = best
-        else:
-            if v < best:
-                best = v
-                best_move = moves[i]
-                if best < beta:
-                    beta = best
+        if fold_child(v, maximising, &best, &alpha, &beta):
+            best_move = moves[i]
         if alpha >= beta:
             break
     if use_table:
@@ -1034,18 +1026,8 @@ cdef int search_play(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
             v = gain + search(c, &child, alpha - gain, beta - gain)
         if c.aborted:
             return 0
-        if mover == 0:
-            if v > best:
-                best = v
-                best_move = i
-                if best > alpha:
-                    alpha = best
-        else:
-            if v < best:
-                best = v
-                best_move = i
-                if best < beta:
-                    beta = best
+        if fold_child(v, mover == 0, &best, &alpha, &beta):
+            best_move = i
         if alpha >= beta:
             if c.opt_history and c.history[mover][p.trick + 1][cards[i]] < (1 << 20):
                 c.history[mover][p.trick + 1][cards[i]] += p.talon_len * p.talon_len
@@ -1106,18 +1088,8 @@ cdef int search_declare(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
         v = gain + search(c, &child, alpha - gain, beta - gain)
         if c.aborted:
             return 0
-        if s == 0:
-            if v > best:
-                best = v
-                best_move = i
-                if best > alpha:
-                    alpha = best
-        else:
-            if v < best:
-                best = v
-                best_move = i
-                if best < beta:
-                    beta = best
+        if fold_child(v, s == 0, &best, &alpha, &beta):
+            best_move = i
         if alpha >= beta:
             break
     if use_table:

@@ -10,6 +10,8 @@ from libc.stdlib cimport free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from solver._minimax cimport fold_child
+
 cdef enum:
     LIMIT_NONE = 0
     LIMIT_NODES = 1
@@ -722,15 +724,7 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
         play(c, b, &u)
         v = endgame(c, alpha, beta)
         unplay(c, b, &u)
-        if maximising:
-            if v > best:
-                best = v
-                if best > alpha:
-                    alpha = best
-        elif v < best:
-            best = v
-            if best < beta:
-                beta = best
+        fold_child(v, maximising, &best, &alpha, &beta)
         if alpha >= beta:
             break
     return best
@@ -795,15 +789,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 unplay(c, moves[i], &u)
                 if c.aborted:
                     return 0
-                if maximising:
-                    if v > best:
-                        best = v
-                        if best > alpha:
-                            alpha = best
-                elif v < best:
-                    best = v
-                    if best < beta:
-                        beta = best
+                fold_child(v, maximising, &best, &alpha, &beta)
                 if alpha >= beta:
                     break
             return best
@@ -886,18 +872,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         unplay(c, moves[i], &u)
         if c.aborted:
             return 0
-        if maximising:
-            if v > best:
-                best = v
-                best_move = moves[i]
-                if best > alpha:
-                    alpha = best
-        else:
-            if v < best:
-                best = v
-                best_move = moves[i]
-                if best < beta:
-                    beta = best
+        if fold_child(v, maximising, &best, &alpha, &beta):
+            best_move = moves[i]
         if alpha >= beta:
             c.killer[depth] = moves[i]
             if t.history_order:
