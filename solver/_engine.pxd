@@ -10,6 +10,7 @@ cdef enum:
     MAX_SEATS = 5
     MAX_BITS = 64
     MAX_SEGMENTS = 16
+    MAX_PIECES = 24
     INF = 30000
 
 # play rules (solver/games/base.py has the same numbers)
@@ -80,30 +81,41 @@ cdef struct Tables:
     int plan_high
     int plan_exact
     # Relative ranks: at a trick boundary, the zero-point cards still in play of each
-    # run of zero-point cards are keyed as the lowest cards of that run, with their
-    # owners spelt out; positions that differ only in which of them were played meet.
+    # run of zero-point cards are keyed only by how many there are and who holds
+    # them; positions that differ only in which of them were played meet.
     int relative_ranks
     int n_segments
-    uint64_t segment_mask[MAX_BITS]
-    int owner_bits
-    int segment_lookup           # relabel by table: every run contiguous, at most 6 cards
-    int8_t segment_shift[MAX_SEGMENTS]
-    uint32_t segment_owners[MAX_SEGMENTS][64]  # per run and subset: the owners' code
+    uint64_t segment_mask[MAX_SEGMENTS]
+    int8_t segment_shift[MAX_SEGMENTS]     # the run's lowest bit
+    int8_t segment_offset[MAX_SEGMENTS]    # where its code goes in the packed key
+    uint32_t segment_code[MAX_SEGMENTS][64]  # per run and subset in play: a dense code
+    # The packed key: the cards of a trick boundary as `boundary_pieces` (the cards
+    # outside the runs, squeezed together) then the runs' codes; inside a trick (or
+    # with relative ranks off) as `raw_pieces` (every card) then the trick's cards.
+    # A piece is a contiguous block of bits: (cards & mask) >> shift.
+    int n_boundary_pieces
+    uint64_t boundary_mask[MAX_PIECES]
+    int8_t boundary_shift[MAX_PIECES]
+    int n_raw_pieces
+    uint64_t raw_mask[MAX_PIECES]
+    int8_t raw_shift[MAX_PIECES]
+    int raw_width                # bits the raw pieces take
+    int totals_offset            # SETTLE_NAT: both sides' totals, 12 bits each, from here
     int8_t owner[MAX_BITS]       # the seat holding each card in this deal (or that played it)
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it
 
 
-# A transposition-table entry, 32 bytes:
-# | cards u64 | extra u64 | totals u64 | lower i16 | upper i16 | move u8 | generation u8 | pad 2 |
-# `cards`: every card not yet in a finished trick; `extra`: leader, trick cards, who
-# has taken a trick; `totals`: both sides' scores when values are not additive.
+# A transposition-table entry, 16 bytes (four to a cache line):
+# | key u64 | lower i16 | upper i16 | key_hi u16 | move u8 | generation u8 |
+# The key is exact, packed by make_key: `key` the cards (and, when values are not
+# additive, both sides' totals); `key_hi` tricks left (top 4 bits, also the entry's
+# depth for replacement), leader, cards on the trick, the absolute-values flag, and
+# which sides have taken a trick.
 cdef struct Entry:
-    uint64_t cards
-    uint64_t extra
-    uint64_t totals
+    uint64_t key
     int16_t lower
     int16_t upper
+    uint16_t key_hi
     uint8_t move
     uint8_t generation
-    uint16_t pad

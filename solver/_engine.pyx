@@ -18,7 +18,7 @@ cdef enum:
     LIMIT_TIME = 2
     LIMIT_CANCELLED = 3
     CHECK_EVERY = 4096       # nodes between clock reads
-    BUCKET = 2               # entries probed per key
+    BUCKET = 4               # entries probed per key: one cache line
 
 cdef struct State:
     uint64_t hands[MAX_SEATS]
@@ -45,9 +45,8 @@ cdef struct Undo:
     int replaced                 # the trick slot's card before (a finished trick's)
 
 cdef struct Key:
-    uint64_t cards
-    uint64_t extra
-    uint64_t totals
+    uint64_t lo                  # Entry.key
+    uint16_t hi                  # Entry.key_hi
 
 
 cdef struct Ctx:
@@ -312,64 +311,44 @@ cdef inline int value_base(Tables* t, State* s) noexcept nogil:
 # --- transposition table ----------------------------------------------------------
 
 cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
-    """What identifies a position within one deal (the table is emptied between deals)."""
+    """The exact key of a position within one deal (the table is emptied between
+    deals, and the owners of the cards are fixed by the deal, so the cards still in
+    play say who holds what).  Layout: solver/_engine.pxd, Entry."""
     cdef int i
-    k.cards = s.in_hands
-    k.extra = <uint64_t>s.leader | (<uint64_t>s.trick_len << 3)
-    for i in range(s.trick_len):
-        k.cards |= <uint64_t>1 << s.trick[i]
-        k.extra |= <uint64_t>s.trick[i] << (6 + 6 * i)
+    cdef uint64_t lo = 0, cards = s.in_hands, idx
+    cdef uint32_t hi = (<uint32_t>s.tricks_left << 12) | (<uint32_t>s.leader << 9) | (<uint32_t>s.trick_len << 6)
     if t.sweep_bonus:
         for i in range(t.n_sides):
             if s.tricks[i]:
-                k.extra |= <uint64_t>1 << (40 + i)
-    k.totals = 0
+                hi |= <uint32_t>1 << i
     if t.relative_ranks and s.trick_len == 0:
-        k.totals = relabel_zero_cards(t, s, &k.cards)
-    if t.settle != SETTLE_ADDITIVE:
-        k.extra |= <uint64_t>1 << 63  # these values are absolute, not relative
-        k.totals = (<uint64_t><uint32_t>s.scores[0]) | ((<uint64_t><uint32_t>s.scores[1]) << 32)
-
-
-cdef inline uint64_t relabel_zero_cards(Tables* t, State* s, uint64_t* cards) noexcept nogil:
-    """Key the zero-point cards in play as the lowest of their run; return their owners."""
-    cdef uint64_t owners = 0, rem, low, m, idx
-    cdef int i, b, shift = 0
-    if t.segment_lookup:  # contiguous runs: their owners come from a table
+        for i in range(t.n_boundary_pieces):
+            lo |= (cards & t.boundary_mask[i]) >> t.boundary_shift[i]
         for i in range(t.n_segments):
-            m = t.segment_mask[i]
-            idx = (cards[0] & m) >> t.segment_shift[i]
-            if idx == 0:
-                continue
-            low = <uint64_t>1 << t.segment_shift[i]
-            cards[0] = (cards[0] & ~m) | ((low << popcount(idx)) - low)
-            owners |= <uint64_t>t.segment_owners[i][idx] << shift
-            shift += popcount(idx) * t.owner_bits
-        return owners
-    for i in range(t.n_segments):
-        m = t.segment_mask[i]
-        rem = cards[0] & m
-        if rem == 0:
-            continue
-        low = m & (~m + 1)
-        cards[0] = (cards[0] & ~m) | ((low << popcount(rem)) - low)
-        while rem:
-            b = __builtin_ctzll(rem)
-            rem &= rem - 1
-            owners |= <uint64_t>t.owner[b] << shift
-            shift += t.owner_bits
-    return owners
+            idx = (cards & t.segment_mask[i]) >> t.segment_shift[i]
+            lo |= <uint64_t>t.segment_code[i][idx] << t.segment_offset[i]
+    else:
+        for i in range(t.n_raw_pieces):
+            lo |= (cards & t.raw_mask[i]) >> t.raw_shift[i]
+        if t.table_inside_tricks:  # else no entry inside a trick is ever stored
+            for i in range(s.trick_len):
+                lo |= <uint64_t>s.trick[i] << (t.raw_width + 6 * i)
+    if t.settle != SETTLE_ADDITIVE:
+        hi |= 1 << 5  # these values are absolute, not relative to the score so far
+        lo |= ((<uint64_t>s.scores[0]) | (<uint64_t>s.scores[1] << 12)) << t.totals_offset
+    k.lo = lo
+    k.hi = <uint16_t>hi
 
 
 cdef inline uint64_t mix(Key* k) noexcept nogil:
-    cdef uint64_t z = k.cards ^ (k.extra * <uint64_t>0x9E3779B97F4A7C15) ^ (k.totals * <uint64_t>0xC2B2AE3D27D4EB4F)
+    cdef uint64_t z = k.lo ^ (<uint64_t>k.hi * <uint64_t>0x9E3779B97F4A7C15)
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
 
 
 cdef inline bint same_key(Entry* e, Key* k) noexcept nogil:
-    return e.cards == k.cards and e.extra == k.extra and e.totals == k.totals
+    return e.key == k.lo and e.key_hi == k.hi
 
 
 cdef inline Entry* bucket_of(Ctx* c, Key* k) noexcept nogil:
@@ -402,13 +381,30 @@ cdef inline int unrel(int16_t v, int base) noexcept nogil:
     return v + base
 
 
+cdef inline int depth_of(Entry* e) noexcept nogil:
+    return e.key_hi >> 12  # tricks left
+
+
+cdef inline Entry* recent_victim(Ctx* c, Entry* slots) noexcept nogil:
+    """Among the bucket's always-replace slots: a stale one, else the shallowest."""
+    cdef Entry* victim = &slots[1]
+    cdef int j
+    for j in range(1, BUCKET):
+        if slots[j].generation != c.generation:
+            return &slots[j]
+        if depth_of(&slots[j]) < depth_of(victim):
+            victim = &slots[j]
+    return victim
+
+
 cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, int move) noexcept nogil:
     """Keep bounds on a position's value.  Replacement: the same key merges its
     bounds; otherwise two tiers: the bucket's first slot keeps the deeper (more
-    cards) of its entry and the new one, the second slot takes whatever the first
-    does not keep, so recent shallow entries are never locked out."""
+    tricks left) of its entry and the new one, the other slots take whatever the
+    first does not keep (in place of a stale or else the shallowest entry), so
+    recent shallow entries are never locked out."""
     cdef Entry* e
-    cdef Entry* victim = NULL
+    cdef Entry* victim
     cdef int j, lo, hi
     for j in range(BUCKET):
         e = &slots[j]
@@ -424,14 +420,13 @@ cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, in
             e.move = <uint8_t>move
             return
     e = &slots[0]
-    victim = &slots[BUCKET - 1]
-    if e.generation != c.generation or popcount(k.cards) >= popcount(e.cards):
+    victim = recent_victim(c, slots)
+    if e.generation != c.generation or (k.hi >> 12) >= depth_of(e):
         if e.generation == c.generation:
-            victim[0] = e[0]  # the deep slot's entry moves to the always-replace slot
+            victim[0] = e[0]  # the deep slot's entry moves to a recent slot
         victim = e
-    victim.cards = k.cards
-    victim.extra = k.extra
-    victim.totals = k.totals
+    victim.key = k.lo
+    victim.key_hi = k.hi
     victim.lower = clamp_rel(lower, base)
     victim.upper = clamp_rel(upper, base)
     victim.move = <uint8_t>move
@@ -1030,6 +1025,30 @@ cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogi
     return length
 
 
+def _low_bit(mask):
+    return (mask & -mask).bit_length() - 1
+
+
+cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
+    """Cut `mask` into contiguous blocks of bits, each to be shifted down next to
+    the previous one; return how many."""
+    cdef int count = 0
+    out = 0  # Python ints below: the masks reach past 32 bits
+    while mask:
+        low = _low_bit(mask)
+        length = 0
+        while (mask >> (low + length)) & 1:
+            length += 1
+        if count == MAX_PIECES:
+            raise ValueError("engine: too many pieces in the table key")
+        masks[count] = ((1 << length) - 1) << low
+        shifts[count] = low - out
+        out += length
+        mask &= ~(((1 << length) - 1) << low)
+        count += 1
+    return count
+
+
 cdef class Engine:
     """A search engine with its own transposition table of bounded size.
 
@@ -1295,14 +1314,7 @@ cdef class Engine:
         t.plan_low = spec.get("plan_low", 0)
         t.plan_high = spec.get("plan_high", 0)
         t.plan_exact = spec.get("plan_exact", 0)
-        segments = spec.get("zero_segments", [])
-        t.relative_ranks = spec.get("relative_ranks", 1) and bool(segments) and not t.roem
-        t.n_segments = len(segments)
-        for i, mask in enumerate(segments):
-            t.segment_mask[i] = mask
-        t.owner_bits = 2 if t.n_players <= 4 else 3
-        if sum(bin(m).count("1") for m in segments) * t.owner_bits > 64:
-            t.relative_ranks = 0
+        self._key_layout(spec)
         for i in range(t.n_sides):
             if t.weight[i] > 0:
                 t.has_gain = 1
@@ -1336,29 +1348,66 @@ cdef class Engine:
                     if (m >> bit) & 1:
                         t.roem_sets_of[bit] |= <uint64_t>1 << i
 
-    cdef void _segment_owners(self):
-        """For relabel_zero_cards: the owners of each subset of each run of zero-point
-        cards, when every run is contiguous and short."""
+    cdef void _key_layout(self, dict spec) except *:
+        """Where each part of a position goes in the packed table key (Entry)."""
         cdef Tables* t = &self.tables
-        cdef int i, idx, k, n, shift, length
-        cdef uint64_t m, code
-        t.segment_lookup = t.n_segments <= MAX_SEGMENTS
-        for i in range(t.n_segments if t.segment_lookup else 0):
-            m = t.segment_mask[i]
-            shift = __builtin_ctzll(m)
-            length = popcount(m)
-            if length > 6 or (m >> shift) != (<uint64_t>1 << length) - 1:
-                t.segment_lookup = 0
-                return
-            t.segment_shift[i] = shift
+        cdef int i
+        deck = 0
+        for bit in spec["group_of"]:
+            deck |= 1 << bit
+        n = t.n_players
+        nat_bits = 24 if t.settle == SETTLE_NAT else 0
+        t.raw_width = bin(deck).count("1")
+        width = t.raw_width + (6 * (n - 1) if t.table_inside_tricks else 0)
+        t.n_raw_pieces = _fill_pieces(deck, t.raw_mask, t.raw_shift)
+        # relative ranks: the runs' codes take sum(n^k, k <= L) values for L cards
+        segments = spec.get("zero_segments", [])
+        runs = 0
+        for m in segments:
+            runs |= m
+        boundary = bin(deck & ~runs).count("1")
+        codes = [(sum(n**k for k in range(bin(m).count("1") + 1)) - 1).bit_length() for m in segments]
+        t.relative_ranks = (
+            spec.get("relative_ranks", 1) and bool(segments) and not t.roem and len(segments) <= MAX_SEGMENTS
+            and all(bin(m).count("1") <= 6 and (m >> _low_bit(m)) + 1 == 1 << bin(m).count("1") for m in segments)
+            and boundary + sum(codes) + nat_bits <= 64
+        )
+        t.n_segments = 0
+        if t.relative_ranks:
+            t.n_boundary_pieces = _fill_pieces(deck & ~runs, t.boundary_mask, t.boundary_shift)
+            t.n_segments = len(segments)
+            offset = boundary
+            for i, m in enumerate(segments):
+                t.segment_mask[i] = m
+                t.segment_shift[i] = _low_bit(m)
+                t.segment_offset[i] = offset
+                offset += codes[i]
+            width = max(width, offset)
+        t.totals_offset = width
+        if width + nat_bits > 64 or t.n_sides > 5 or n > 8 or t.total_tricks > 15:
+            raise ValueError("engine: this game's positions do not fit the table key")
+
+    cdef void _segment_codes(self):
+        """For make_key: a dense code of each subset of each run of zero-point cards
+        and the owners of its cards (the subset's size, then the owners in order)."""
+        cdef Tables* t = &self.tables
+        cdef int i, idx, k, length, shift, n = t.n_players
+        cdef uint64_t code, place
+        for i in range(t.n_segments):
+            shift = t.segment_shift[i]
+            length = popcount(t.segment_mask[i])
             for idx in range(1 << length):
                 code = 0
-                n = 0
+                place = 1
+                for k in range(popcount(idx)):  # the codes of the smaller subsets first
+                    code += place
+                    place *= n
+                place = 1
                 for k in range(length):
                     if (idx >> k) & 1:
-                        code |= <uint64_t>t.owner[shift + k] << (n * t.owner_bits)
-                        n += 1
-                t.segment_owners[i][idx] = <uint32_t>code
+                        code += <uint64_t>max(t.owner[shift + k], 0) * place
+                        place *= n
+                t.segment_code[i][idx] = <uint32_t>code
 
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit
@@ -1379,7 +1428,7 @@ cdef class Engine:
                 self.owner[bit] = seat
                 self.tables.owner[bit] = seat
                 s.in_hands |= <uint64_t>1 << bit
-        self._segment_owners()
+        self._segment_codes()
         s.leader = spec["leader"]
         s.win_bit = -1
         s.top_trump = -1
@@ -1392,6 +1441,12 @@ cdef class Engine:
         for i in range(self.tables.n_sides):
             s.scores[i] = spec["scores"][i]
             s.tricks[i] = spec["tricks"][i]
+        if self.tables.settle == SETTLE_NAT:
+            # the key keeps both totals in 12 bits each: whatever can still be scored
+            # (cards, bonuses, at most 200 roem a trick) must fit
+            reach = s.points_left + self.tables.last_trick_bonus + self.tables.sweep_bonus + 200 * s.tricks_left
+            if min(spec["scores"]) < 0 or max(spec["scores"]) + reach >= 4096:
+                raise ValueError("scored: totals too large for the engine's table key")
         # replay the cards already on the trick to set the winner and top trump
         tmp.t = &self.tables
         tmp.s = s[0]
