@@ -1195,6 +1195,7 @@ cdef class Engine:
                     v = better_or_equal(&c, best, maximising, &modes[i], &solved[i])
                 unplay(&c, moves[i], &u)
                 if c.aborted:
+                    solved[i] = False  # stopped while valuing it: nothing is known
                     break
                 values[i] = v
                 if i == 0 or (maximising and v > best) or (not maximising and v < best):

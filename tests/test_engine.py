@@ -110,6 +110,33 @@ def test_node_limit_stops_cleanly_and_marks_the_result() -> None:
     assert len(result.moves) == 9  # every legal move is still listed
 
 
+@pytest.mark.parametrize("game", ["belote", "klaverjas", "putz"])
+def test_a_limit_never_reports_a_wrong_value(game: str) -> None:
+    """A search stopped while valuing a move leaves that move unvalued: every value
+    a limited analysis or hint gives is the exact one (a regression: the move being
+    searched when the limit struck was reported with an arbitrary value)."""
+    fields: dict[str, object] = {"trump": "H", "declarer": 1} if game == "klaverjas" else {"trump": "H"}
+    position = full_deal(game, 2, **fields)
+    other = full_deal(game, 3, **fields)
+    exact = {m.move: m.value for m in analyse(position).moves}
+    best = max(v for v in exact.values() if v is not None)
+    reported = 0
+    for limit in (300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000):
+        analyse(other)  # whatever it leaves behind must not leak into the next answer
+        limited = analyse(position, node_limit=limit, engine=Engine(8))
+        for move in limited.moves:
+            if move.value is not None:
+                reported += 1
+                assert move.value == exact[move.move], (limit, move)
+        analyse(other)
+        found = hint(position, node_limit=limit, engine=Engine(8))
+        if found.exact:
+            assert found.value == best
+        elif found.value is not None:
+            assert found.value == exact[found.best[0]], (limit, found)
+    assert reported  # some limits fell between the moves
+
+
 def test_time_limit_stops_cleanly() -> None:
     position = full_deal("jass", 4, trump="obenabe")
     result = analyse(position, time_limit=0.05)
