@@ -19,6 +19,7 @@ cdef enum:
     LIMIT_CANCELLED = 3
     CHECK_EVERY = 4096       # nodes between clock reads
     BUCKET = 4               # entries probed per key: one cache line
+    DEEP_SLOTS = 2           # of which the first two keep the deeper entries
 
 cdef struct State:
     uint64_t hands[MAX_SEATS]
@@ -386,23 +387,22 @@ cdef inline int depth_of(Entry* e) noexcept nogil:
 
 
 cdef inline Entry* recent_victim(Ctx* c, Entry* slots) noexcept nogil:
-    """Among the bucket's always-replace slots: a stale one, else the shallowest."""
-    cdef Entry* victim = &slots[1]
-    cdef int j
-    for j in range(1, BUCKET):
-        if slots[j].generation != c.generation:
-            return &slots[j]
-        if depth_of(&slots[j]) < depth_of(victim):
-            victim = &slots[j]
-    return victim
+    """Of the bucket's two always-replace slots (2, 3): a stale one, else the shallower."""
+    cdef Entry* a = &slots[DEEP_SLOTS]
+    cdef Entry* b = &slots[DEEP_SLOTS + 1]
+    if a.generation != c.generation:
+        return a
+    if b.generation != c.generation or depth_of(b) < depth_of(a):
+        return b
+    return a
 
 
 cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, int move) noexcept nogil:
     """Keep bounds on a position's value.  Replacement: the same key merges its
-    bounds; otherwise two tiers: the bucket's first slot keeps the deeper (more
-    tricks left) of its entry and the new one, the other slots take whatever the
-    first does not keep (in place of a stale or else the shallowest entry), so
-    recent shallow entries are never locked out."""
+    bounds; otherwise two tiers: the bucket's first two slots keep the deeper (more
+    tricks left) entries, the last two take whatever those do not keep (in place of
+    a stale or else the shallower entry), so recent shallow entries are never
+    locked out."""
     cdef Entry* e
     cdef Entry* victim
     cdef int j, lo, hi
@@ -419,12 +419,14 @@ cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, in
             e.upper = clamp_rel(hi, base)
             e.move = <uint8_t>move
             return
-    e = &slots[0]
     victim = recent_victim(c, slots)
-    if e.generation != c.generation or (k.hi >> 12) >= depth_of(e):
-        if e.generation == c.generation:
-            victim[0] = e[0]  # the deep slot's entry moves to a recent slot
-        victim = e
+    for j in range(DEEP_SLOTS):
+        e = &slots[j]
+        if e.generation != c.generation or (k.hi >> 12) >= depth_of(e):
+            if e.generation == c.generation:
+                victim[0] = e[0]  # the deep slot's entry moves to a recent slot
+            victim = e
+            break
     victim.key = k.lo
     victim.key_hi = k.hi
     victim.lower = clamp_rel(lower, base)
