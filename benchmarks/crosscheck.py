@@ -21,7 +21,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from solver import Engine, Position, analyse
+from solver._engine import Engine
+
+from solver import Position, analyse
 from solver.compile import ENGINE_OPTIONS
 from solver.games import get_game
 from tests.randompos import CONFIGS, NOT_OPTIONS, balanced, random_position
