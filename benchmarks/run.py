@@ -29,6 +29,16 @@ from typing import Any
 from .deals import DEAL_SETS, DEFAULT_DEALS, deals
 
 QUICK_DEALS = 20
+# issue 3's goals for a full analysis (median ms, 99th percentile ms or None);
+# belote's goal is against colver: python -m benchmarks.vs_colver
+GOALS: dict[str, tuple[float, float | None]] = {
+    "klaverjas-rotterdam": (10.0, 100.0),
+    "klaverjas-amsterdam": (10.0, 100.0),
+    "klaberjass4": (10.0, 100.0),
+    "jass": (30.0, None),
+    "putz": (30.0, None),
+    "bassadewitz": (30.0, None),
+}
 WARMUP = {"game": "belote", "trump": "H", "hands": ["HJ", "HA", "S7", "S8"], "tricks": [7, 0]}
 
 
@@ -159,6 +169,21 @@ def print_table(rows: list[dict[str, Any]], out: Any = sys.stdout) -> None:
     print(FOOT, file=out)
 
 
+def goal_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Each set's full-analysis goal and whether this run met it."""
+    lines = []
+    for row in rows:
+        s = row.get("analyse")
+        if row["set"] not in GOALS or not s:
+            continue
+        median, p99 = GOALS[row["set"]]
+        met = s["median_ms"] <= median and (p99 is None or s["p99_ms"] <= p99) and not s["inexact"]
+        goal = f"median <= {median:g} ms" + (f", p99 <= {p99:g} ms" if p99 is not None else "")
+        got = f"median {s['median_ms']:.1f} ms" + (f", p99 {s['p99_ms']:.1f} ms" if p99 is not None else "")
+        lines.append(f"goal {row['set']:21} {goal:30} {got:32} {'met' if met else 'NOT met'}")
+    return lines
+
+
 def machine() -> dict[str, Any]:
     cpu = platform.processor() or platform.machine()
     try:
@@ -219,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet, engine_options))
         print_rows(rows[-1])
     print(FOOT)
+    for line in goal_lines(rows):
+        print(line)
     if args.json:
         report = {
             "machine": machine(),
