@@ -71,6 +71,7 @@ cdef struct Tables:
     int cautious_smear           # no rich card onto a partner's winner before the last seat
     int endgame_tricks           # this many tricks left or fewer: plain search below the table
     int roem_free_levers         # roem games: bound cuts, no roem checks once no roem can come
+    int nat_ceiling              # nat: a window beyond every nat outcome is a raw search
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps
     # plan_low <= plan_high, and an exact value only in one region:

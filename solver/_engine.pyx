@@ -655,6 +655,45 @@ cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
     return r if r <= -threshold else total
 
 
+cdef bint made_or_nat(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
+    """Klaverjas nat at a trick boundary: whether the window lies beyond every nat
+    outcome, and if so the value (in `v`) from a raw search.
+
+    For the declarers a nat is worth at most `ceiling`, minus the totals so far and
+    the card points still to come (no more roem); a made contract is worth the raw
+    difference d >= threshold > ceiling.  So for any x > ceiling, value >= x exactly
+    when the raw value reaches max(x, threshold): with alpha >= ceiling a raw search
+    at the window raised to threshold decides, an unmade contract reported as
+    `ceiling` (an upper bound, <= alpha).  The defenders' values are the negation."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    cdef int ceiling = -(s.scores[0] + s.scores[1] + s.points_left + t.last_trick_bonus
+                         + t.per_trick_bonus * s.tricks_left)
+    cdef int a, b, r
+    if ceiling >= threshold:  # only with odd scores given: the argument needs ceiling < threshold
+        return False
+    if t.max_side == t.nat_side:
+        if alpha < ceiling:
+            return False
+        a = alpha if alpha > threshold - 1 else threshold - 1
+        b = beta if beta > a else a + 1
+    else:
+        if beta > -ceiling:
+            return False
+        b = beta if beta < 1 - threshold else 1 - threshold
+        a = alpha if alpha < b else b - 1
+    t.settle = SETTLE_ADDITIVE
+    c.nodes -= 1  # this node is counted again by the raw search
+    r = search(c, a, b)
+    t.settle = SETTLE_NAT
+    if t.max_side == t.nat_side:
+        v[0] = r if r >= threshold else ceiling
+    else:
+        v[0] = r if r <= -threshold else -ceiling
+    return True
+
+
 cdef inline void roem_off(Tables* t) noexcept nogil:
     """No trick to come can carry roem: below, the bound cuts work and equivalent
     cards merge without the roem check."""
@@ -767,6 +806,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         c.nodes -= 1
         v = search(c, alpha, beta)
         roem_on(t)
+        return v
+    if t.settle == SETTLE_NAT and t.nat_ceiling and s.trick_len == 0 and made_or_nat(c, alpha, beta, &v):
         return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
     legal = legal_moves(c)
@@ -1286,6 +1327,7 @@ cdef class Engine:
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
+        t.nat_ceiling = spec.get("nat_ceiling", 1)
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))
