@@ -694,6 +694,47 @@ cdef bint made_or_nat(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
     return True
 
 
+cdef bint nat_floor(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
+    """Klaverjas nat at a trick boundary, the window reaching into the nat values:
+    a cut-off when the declarers are sure to get at least beta anyway.
+
+    The roem still to come is at most `live`, the sum of the roem sets that can still
+    fall in one trick (each at most its value in a trick, see roem_set_value), plus
+    the pit if one side has no trick yet.  So a nat is worth at least ceiling - live
+    for the declarers, and if even taking nothing more they stay ahead, the contract
+    is made and worth at least the difference so far minus everything left."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    cdef int rest = s.points_left + t.last_trick_bonus + t.per_trick_bonus * s.tricks_left
+    cdef int ceiling = -(s.scores[0] + s.scores[1] + rest)
+    cdef int live = 0, i, lo, made_lo
+    cdef int diff = s.scores[t.nat_side] - s.scores[1 - t.nat_side]
+    cdef uint64_t sets = t.roem_candidates, m
+    if ceiling >= threshold:
+        return False
+    while sets:
+        i = __builtin_ctzll(sets)
+        sets &= sets - 1
+        m = t.roem_sets[i]
+        if (s.in_hands & m) == m:
+            live += t.roem_set_value[i]
+    if s.tricks[0] == 0 or s.tricks[1] == 0:
+        live += t.sweep_bonus
+    lo = ceiling - live
+    made_lo = diff - rest - live
+    if made_lo >= threshold:
+        lo = made_lo
+    if t.max_side == t.nat_side:
+        if lo >= beta:
+            v[0] = lo
+            return True
+    elif -lo <= alpha:
+        v[0] = -lo
+        return True
+    return False
+
+
 cdef inline void roem_off(Tables* t) noexcept nogil:
     """No trick to come can carry roem: below, the bound cuts work and equivalent
     cards merge without the roem check."""
@@ -807,8 +848,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         v = search(c, alpha, beta)
         roem_on(t)
         return v
-    if t.settle == SETTLE_NAT and t.nat_ceiling and s.trick_len == 0 and made_or_nat(c, alpha, beta, &v):
-        return v
+    if t.settle == SETTLE_NAT and t.nat_ceiling and s.trick_len == 0:
+        if made_or_nat(c, alpha, beta, &v) or (t.nat_roem_bound and nat_floor(c, alpha, beta, &v)):
+            return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
     legal = legal_moves(c)
     if not use_table:
@@ -1328,6 +1370,7 @@ cdef class Engine:
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
         t.nat_ceiling = spec.get("nat_ceiling", 1)
+        t.nat_roem_bound = spec.get("nat_roem_bound", 1)
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))
@@ -1374,6 +1417,14 @@ cdef class Engine:
             t.n_roem_sets = len(sets)
             for i, m in enumerate(sets):
                 t.roem_sets[i] = m
+                # the most it adds to a trick's roem: the stuk 20, four of a kind
+                # its value, a run of three 25 (alone 20; a run of four, 50, holds two)
+                if m == t.stuk_mask:
+                    t.roem_set_value[i] = 20
+                elif bin(m).count("1") == 4:
+                    t.roem_set_value[i] = t.four_of_a_kind[t.rank_of[(m & -m).bit_length() - 1]]
+                else:
+                    t.roem_set_value[i] = 25
                 for bit in range(MAX_BITS):
                     if (m >> bit) & 1:
                         t.roem_sets_of[bit] |= <uint64_t>1 << i

@@ -63,6 +63,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "cautious_smear",  # on
     "suit_guess",  # on with two sides
     "nat_ceiling",  # on
+    "nat_roem_bound",  # on
 )
 
 
