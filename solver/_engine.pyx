@@ -1027,6 +1027,8 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
             r = search(c, -threshold, -threshold + 1)
             made = r <= -threshold
         if made and not c.aborted:
+            if t.made_guess and (guess > r if t.max_side == t.nat_side else guess < r):
+                r = guess  # the root's guess, when the test did not already pass it
             v = mtdf(c, r) if exact else search(c, alpha, beta)
         t.settle = SETTLE_NAT
         if c.aborted:
@@ -1371,6 +1373,7 @@ cdef class Engine:
         t.bounds_first = spec.get("bounds_first", 1)
         t.nat_ceiling = spec.get("nat_ceiling", 1)
         t.nat_roem_bound = spec.get("nat_roem_bound", 1)
+        t.made_guess = spec.get("made_guess", 1)
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))

@@ -64,6 +64,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "suit_guess",  # on with two sides
     "nat_ceiling",  # on
     "nat_roem_bound",  # on
+    "made_guess",  # on
 )
 
 
