@@ -1070,21 +1070,27 @@ cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bin
     return best - step
 
 
-cdef int value_by_plan(Ctx* c) noexcept nogil:
-    """A root move's value, as exact as the objective's steps need (Tables.plan)."""
+cdef int value_by_plan(Ctx* c, int guess) noexcept nogil:
+    """A root move's value, as exact as the objective's steps need (Tables.plan).
+    An exact value's MTD(f) starts from `guess` when it lies beyond the test's bound
+    (plan_guess), else from that bound."""
     cdef Tables* t = c.t
     cdef int r = search(c, t.plan_high - 1, t.plan_high)
     if c.aborted:
         return 0
     if r >= t.plan_high:
-        return mtdf(c, r) if t.plan_exact == 2 else r
+        if t.plan_exact != 2:
+            return r
+        return mtdf(c, guess if t.plan_guess and guess > r else r)
     if t.plan_low < t.plan_high:
         r = search(c, t.plan_low - 1, t.plan_low)
         if c.aborted:
             return 0
         if r >= t.plan_low:
             return t.plan_low  # between the steps: the objective has one value there
-    return mtdf(c, r) if t.plan_exact == 1 else r
+    if t.plan_exact != 1:
+        return r
+    return mtdf(c, guess if t.plan_guess and guess < r else r)
 
 
 cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
@@ -1234,7 +1240,11 @@ cdef class Engine:
                 play(&c, moves[i], &u)
                 modes[i] = c.t.settle
                 if self.tables.plan:
-                    v = value_by_plan(&c)
+                    guess = best if i > 0 else value_base(c.t, &c.s)
+                    for j in range(i):  # the last card of this group valued
+                        if c.t.group_of[moves[j]] == c.t.group_of[moves[i]]:
+                            guess = values[j]
+                    v = value_by_plan(&c, guess)
                     solved[i] = True
                 elif all_moves or i == 0:
                     if self.tables.null_window_root:
@@ -1374,6 +1384,7 @@ cdef class Engine:
         t.nat_ceiling = spec.get("nat_ceiling", 1)
         t.nat_roem_bound = spec.get("nat_roem_bound", 1)
         t.made_guess = spec.get("made_guess", 1)
+        t.plan_guess = spec.get("plan_guess", 1)
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))

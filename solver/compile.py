@@ -65,6 +65,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "nat_ceiling",  # on
     "nat_roem_bound",  # on
     "made_guess",  # on
+    "plan_guess",  # on
 )
 
 
