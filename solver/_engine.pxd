@@ -75,6 +75,7 @@ cdef struct Tables:
     int nat_roem_bound           # nat: cut-offs from a bound on the roem still to come
     int16_t roem_set_value[64]   # the most each roem set adds to a trick's roem
     int made_guess               # nat: a made contract's MTD(f) starts from the root's guess
+    uint32_t roem_place_bit[MAX_BITS]  # 1 << (8 * suit + place in the suit's runs)
     int plan_guess               # plan: an exact value's MTD(f) starts from the root's guess
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps

@@ -172,27 +172,23 @@ cdef inline uint64_t legal_moves(Ctx* c) noexcept nogil:
 
 
 cdef int roem_of(Tables* t, State* s) noexcept nogil:
-    """Klaverjas roem of the complete trick on the table."""
-    cdef int i, b, total = 0
-    cdef int n = t.n_players
-    cdef uint64_t x, run3, cards = 0
-    cdef uint64_t suit_places[4]
-    cdef bint same_rank = n == 4
-    for i in range(4):
-        suit_places[i] = 0
-    for i in range(n):
-        b = s.trick[i]
-        cards |= <uint64_t>1 << b
-        suit_places[t.roem_suit[b]] |= <uint64_t>1 << t.roem_place[b]
-        if t.rank_of[b] != t.rank_of[s.trick[0]]:
-            same_rank = False
-    if same_rank:
-        return t.four_of_a_kind[t.rank_of[s.trick[0]]]
-    for i in range(4):
-        x = suit_places[i]
-        run3 = x & (x >> 1) & (x >> 2)
-        if run3:
-            total += 50 if run3 & (x >> 3) else 20
+    """Klaverjas roem of the complete trick on the table (its cards: trick_cards).
+
+    The cards' places in their suits' runs are packed 8 bits a suit, so that one
+    word tells whether any three fall in a row; only then is each suit looked at."""
+    cdef uint64_t cards = s.trick_cards
+    cdef uint32_t x = 0, run3, run4
+    cdef int i, rank = t.rank_of[s.trick[0]], total = 0
+    if t.n_players == 4 and (cards & t.rank_mask[rank]) == cards:  # no run, no stuk
+        return t.four_of_a_kind[rank]
+    for i in range(t.n_players):
+        x |= t.roem_place_bit[s.trick[i]]
+    run3 = x & (x >> 1) & (x >> 2) & 0x3F3F3F3F  # runs start at places 0..5
+    if run3:
+        run4 = run3 & (x >> 3) & 0x1F1F1F1F
+        for i in range(4):
+            if (run3 >> (8 * i)) & 0xFF:
+                total += 50 if (run4 >> (8 * i)) & 0xFF else 20
     if t.stuk_mask and (cards & t.stuk_mask) == t.stuk_mask:
         total += 20
     return total
@@ -1415,6 +1411,7 @@ cdef class Engine:
                 t.roem_place[bit] = place
                 t.rank_of[bit] = rank
                 t.roem_card[suit][place] = bit
+                t.roem_place_bit[bit] = 1 << (8 * suit + place)
                 t.rank_mask[rank] |= <uint64_t>1 << bit
             for rank, value in spec["four_of_a_kind"].items():
                 t.four_of_a_kind[rank] = value
