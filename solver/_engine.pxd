@@ -77,6 +77,7 @@ cdef struct Tables:
     int made_guess               # nat: a made contract's MTD(f) starts from the root's guess
     uint32_t roem_place_bit[MAX_BITS]  # 1 << (8 * suit + place in the suit's runs)
     int plan_guess               # plan: an exact value's MTD(f) starts from the root's guess
+    int roem_last_card           # the last card of a trick ordered by its points and roem
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps
     # plan_low <= plan_high, and an exact value only in one region:

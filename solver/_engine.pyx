@@ -176,13 +176,20 @@ cdef int roem_of(Tables* t, State* s) noexcept nogil:
 
     The cards' places in their suits' runs are packed 8 bits a suit, so that one
     word tells whether any three fall in a row; only then is each suit looked at."""
-    cdef uint64_t cards = s.trick_cards
-    cdef uint32_t x = 0, run3, run4
-    cdef int i, rank = t.rank_of[s.trick[0]], total = 0
-    if t.n_players == 4 and (cards & t.rank_mask[rank]) == cards:  # no run, no stuk
-        return t.four_of_a_kind[rank]
+    cdef uint32_t x = 0
+    cdef int i
     for i in range(t.n_players):
         x |= t.roem_place_bit[s.trick[i]]
+    return roem_of_cards(t, s.trick_cards, x, t.rank_of[s.trick[0]])
+
+
+cdef inline int roem_of_cards(Tables* t, uint64_t cards, uint32_t x, int rank) noexcept nogil:
+    """The roem of a complete trick: its cards, their places packed (roem_place_bit),
+    the rank of one of them."""
+    cdef uint32_t run3, run4
+    cdef int i, total = 0
+    if t.n_players == 4 and (cards & t.rank_mask[rank]) == cards:  # no run, no stuk
+        return t.four_of_a_kind[rank]
     run3 = x & (x >> 1) & (x >> 2) & 0x3F3F3F3F  # runs start at places 0..5
     if run3:
         run4 = run3 & (x >> 3) & 0x1F1F1F1F
@@ -485,6 +492,9 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher
     cdef bint maximising, wins, trump_over = False, smear_low = False
+    cdef bint last_roem = False
+    cdef uint32_t places = 0
+    cdef int pts
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
@@ -494,6 +504,10 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         d_self = desirability(c, seat, maximising)
         d_now = desirability(c, t.seat_at[s.leader + s.win_off], maximising)
         smear_low = t.cautious_smear and s.trick_len < t.n_players - 1
+        if t.roem and t.roem_last_card and s.trick_len == t.n_players - 1:
+            last_roem = True  # the last card: count the roem it makes with its points
+            for i in range(s.trick_len):
+                places |= t.roem_place_bit[s.trick[i]]
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -515,16 +529,20 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         else:
             wins = (g == win_group and b > s.win_bit) or (g == t.trump_group and trump_over)
             d = d_self if wins else d_now
+            pts = t.points[b]
+            if last_roem:
+                pts += roem_of_cards(t, s.trick_cards | (<uint64_t>1 << b), places | t.roem_place_bit[b],
+                                     t.rank_of[b])
             if d > 0 and not wins and smear_low:
                 # onto a partner's winning card while someone is still to play:
                 # low first, as the trick may yet be taken from the partner
-                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+                key = 20000 - pts * 64 - b % GROUP_WIDTH
             elif d > 0:
-                key = 30000 + t.points[b] * 64 - (b % GROUP_WIDTH if wins else 0)
+                key = 30000 + pts * 64 - (b % GROUP_WIDTH if wins else 0)
             elif d == 0:
-                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+                key = 20000 - pts * 64 - b % GROUP_WIDTH
             else:
-                key = 10000 - t.points[b] * 64 - b % GROUP_WIDTH
+                key = 10000 - pts * 64 - b % GROUP_WIDTH
         moves[n] = b
         keys[n] = key
         n += 1
@@ -1381,6 +1399,7 @@ cdef class Engine:
         t.nat_roem_bound = spec.get("nat_roem_bound", 1)
         t.made_guess = spec.get("made_guess", 1)
         t.plan_guess = spec.get("plan_guess", 1)
+        t.roem_last_card = spec.get("roem_last_card", 1)
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))

@@ -66,6 +66,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "nat_roem_bound",  # on
     "made_guess",  # on
     "plan_guess",  # on
+    "roem_last_card",  # on
 )
 
 
