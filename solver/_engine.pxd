@@ -72,6 +72,13 @@ cdef struct Tables:
     int cautious_smear           # no rich card onto a partner's winner before the last seat
     int endgame_tricks           # this many tricks left or fewer: plain search below the table
     int roem_free_levers         # roem games: bound cuts, no roem checks once no roem can come
+    int nat_ceiling              # nat: a window beyond every nat outcome is a raw search
+    int nat_roem_bound           # nat: cut-offs from a bound on the roem still to come
+    int16_t roem_set_value[64]   # the most each roem set adds to a trick's roem
+    int made_guess               # nat: a made contract's MTD(f) starts from the root's guess
+    uint32_t roem_place_bit[MAX_BITS]  # 1 << (8 * suit + place in the suit's runs)
+    int plan_guess               # plan: an exact value's MTD(f) starts from the root's guess
+    int roem_last_card           # the last card of a trick ordered by its points and roem
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps
     # plan_low <= plan_high, and an exact value only in one region:

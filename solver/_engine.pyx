@@ -172,27 +172,30 @@ cdef inline uint64_t legal_moves(Ctx* c) noexcept nogil:
 
 
 cdef int roem_of(Tables* t, State* s) noexcept nogil:
-    """Klaverjas roem of the complete trick on the table."""
-    cdef int i, b, total = 0
-    cdef int n = t.n_players
-    cdef uint64_t x, run3, cards = 0
-    cdef uint64_t suit_places[4]
-    cdef bint same_rank = n == 4
-    for i in range(4):
-        suit_places[i] = 0
-    for i in range(n):
-        b = s.trick[i]
-        cards |= <uint64_t>1 << b
-        suit_places[t.roem_suit[b]] |= <uint64_t>1 << t.roem_place[b]
-        if t.rank_of[b] != t.rank_of[s.trick[0]]:
-            same_rank = False
-    if same_rank:
-        return t.four_of_a_kind[t.rank_of[s.trick[0]]]
-    for i in range(4):
-        x = suit_places[i]
-        run3 = x & (x >> 1) & (x >> 2)
-        if run3:
-            total += 50 if run3 & (x >> 3) else 20
+    """Klaverjas roem of the complete trick on the table (its cards: trick_cards).
+
+    The cards' places in their suits' runs are packed 8 bits a suit, so that one
+    word tells whether any three fall in a row; only then is each suit looked at."""
+    cdef uint32_t x = 0
+    cdef int i
+    for i in range(t.n_players):
+        x |= t.roem_place_bit[s.trick[i]]
+    return roem_of_cards(t, s.trick_cards, x, t.rank_of[s.trick[0]])
+
+
+cdef inline int roem_of_cards(Tables* t, uint64_t cards, uint32_t x, int rank) noexcept nogil:
+    """The roem of a complete trick: its cards, their places packed (roem_place_bit),
+    the rank of one of them."""
+    cdef uint32_t run3, run4
+    cdef int i, total = 0
+    if t.n_players == 4 and (cards & t.rank_mask[rank]) == cards:  # no run, no stuk
+        return t.four_of_a_kind[rank]
+    run3 = x & (x >> 1) & (x >> 2) & 0x3F3F3F3F  # runs start at places 0..5
+    if run3:
+        run4 = run3 & (x >> 3) & 0x1F1F1F1F
+        for i in range(4):
+            if (run3 >> (8 * i)) & 0xFF:
+                total += 50 if (run4 >> (8 * i)) & 0xFF else 20
     if t.stuk_mask and (cards & t.stuk_mask) == t.stuk_mask:
         total += 20
     return total
@@ -486,6 +489,9 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher
     cdef bint maximising, wins, trump_over = False, smear_low = False
+    cdef bint last_roem = False
+    cdef uint32_t places = 0
+    cdef int pts
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
@@ -495,6 +501,10 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         d_self = desirability(c, seat, maximising)
         d_now = desirability(c, t.seat_at[s.leader + s.win_off], maximising)
         smear_low = t.cautious_smear and s.trick_len < t.n_players - 1
+        if t.roem and t.roem_last_card and s.trick_len == t.n_players - 1:
+            last_roem = True  # the last card: count the roem it makes with its points
+            for i in range(s.trick_len):
+                places |= t.roem_place_bit[s.trick[i]]
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -516,16 +526,20 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         else:
             wins = (g == win_group and b > s.win_bit) or (g == t.trump_group and trump_over)
             d = d_self if wins else d_now
+            pts = t.points[b]
+            if last_roem:
+                pts += roem_of_cards(t, s.trick_cards | (<uint64_t>1 << b), places | t.roem_place_bit[b],
+                                     t.rank_of[b])
             if d > 0 and not wins and smear_low:
                 # onto a partner's winning card while someone is still to play:
                 # low first, as the trick may yet be taken from the partner
-                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+                key = 20000 - pts * 64 - b % GROUP_WIDTH
             elif d > 0:
-                key = 30000 + t.points[b] * 64 - (b % GROUP_WIDTH if wins else 0)
+                key = 30000 + pts * 64 - (b % GROUP_WIDTH if wins else 0)
             elif d == 0:
-                key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
+                key = 20000 - pts * 64 - b % GROUP_WIDTH
             else:
-                key = 10000 - t.points[b] * 64 - b % GROUP_WIDTH
+                key = 10000 - pts * 64 - b % GROUP_WIDTH
         moves[n] = b
         keys[n] = key
         n += 1
@@ -652,6 +666,86 @@ cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
     return r if r <= -threshold else total
 
 
+cdef bint made_or_nat(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
+    """Klaverjas nat at a trick boundary: whether the window lies beyond every nat
+    outcome, and if so the value (in `v`) from a raw search.
+
+    For the declarers a nat is worth at most `ceiling`, minus the totals so far and
+    the card points still to come (no more roem); a made contract is worth the raw
+    difference d >= threshold > ceiling.  So for any x > ceiling, value >= x exactly
+    when the raw value reaches max(x, threshold): with alpha >= ceiling a raw search
+    at the window raised to threshold decides, an unmade contract reported as
+    `ceiling` (an upper bound, <= alpha).  The defenders' values are the negation."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    cdef int ceiling = -(s.scores[0] + s.scores[1] + s.points_left + t.last_trick_bonus
+                         + t.per_trick_bonus * s.tricks_left)
+    cdef int a, b, r
+    if ceiling >= threshold:  # only with odd scores given: the argument needs ceiling < threshold
+        return False
+    if t.max_side == t.nat_side:
+        if alpha < ceiling:
+            return False
+        a = alpha if alpha > threshold - 1 else threshold - 1
+        b = beta if beta > a else a + 1
+    else:
+        if beta > -ceiling:
+            return False
+        b = beta if beta < 1 - threshold else 1 - threshold
+        a = alpha if alpha < b else b - 1
+    t.settle = SETTLE_ADDITIVE
+    c.nodes -= 1  # this node is counted again by the raw search
+    r = search(c, a, b)
+    t.settle = SETTLE_NAT
+    if t.max_side == t.nat_side:
+        v[0] = r if r >= threshold else ceiling
+    else:
+        v[0] = r if r <= -threshold else -ceiling
+    return True
+
+
+cdef bint nat_floor(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
+    """Klaverjas nat at a trick boundary, the window reaching into the nat values:
+    a cut-off when the declarers are sure to get at least beta anyway.
+
+    The roem still to come is at most `live`, the sum of the roem sets that can still
+    fall in one trick (each at most its value in a trick, see roem_set_value), plus
+    the pit if one side has no trick yet.  So a nat is worth at least ceiling - live
+    for the declarers, and if even taking nothing more they stay ahead, the contract
+    is made and worth at least the difference so far minus everything left."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    cdef int rest = s.points_left + t.last_trick_bonus + t.per_trick_bonus * s.tricks_left
+    cdef int ceiling = -(s.scores[0] + s.scores[1] + rest)
+    cdef int live = 0, i, lo, made_lo
+    cdef int diff = s.scores[t.nat_side] - s.scores[1 - t.nat_side]
+    cdef uint64_t sets = t.roem_candidates, m
+    if ceiling >= threshold:
+        return False
+    while sets:
+        i = __builtin_ctzll(sets)
+        sets &= sets - 1
+        m = t.roem_sets[i]
+        if (s.in_hands & m) == m:
+            live += t.roem_set_value[i]
+    if s.tricks[0] == 0 or s.tricks[1] == 0:
+        live += t.sweep_bonus
+    lo = ceiling - live
+    made_lo = diff - rest - live
+    if made_lo >= threshold:
+        lo = made_lo
+    if t.max_side == t.nat_side:
+        if lo >= beta:
+            v[0] = lo
+            return True
+    elif -lo <= alpha:
+        v[0] = -lo
+        return True
+    return False
+
+
 cdef inline void roem_off(Tables* t) noexcept nogil:
     """No trick to come can carry roem: below, the bound cuts work and equivalent
     cards merge without the roem check."""
@@ -765,6 +859,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         v = search(c, alpha, beta)
         roem_on(t)
         return v
+    if t.settle == SETTLE_NAT and t.nat_ceiling and s.trick_len == 0:
+        if made_or_nat(c, alpha, beta, &v) or (t.nat_roem_bound and nat_floor(c, alpha, beta, &v)):
+            return v
     use_table = s.trick_len == 0 or t.table_inside_tricks
     legal = legal_moves(c)
     if not use_table:
@@ -941,6 +1038,8 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
             r = search(c, -threshold, -threshold + 1)
             made = r <= -threshold
         if made and not c.aborted:
+            if t.made_guess and (guess > r if t.max_side == t.nat_side else guess < r):
+                r = guess  # the root's guess, when the test did not already pass it
             v = mtdf(c, r) if exact else search(c, alpha, beta)
         t.settle = SETTLE_NAT
         if c.aborted:
@@ -982,21 +1081,27 @@ cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bin
     return best - step
 
 
-cdef int value_by_plan(Ctx* c) noexcept nogil:
-    """A root move's value, as exact as the objective's steps need (Tables.plan)."""
+cdef int value_by_plan(Ctx* c, int guess) noexcept nogil:
+    """A root move's value, as exact as the objective's steps need (Tables.plan).
+    An exact value's MTD(f) starts from `guess` when it lies beyond the test's bound
+    (plan_guess), else from that bound."""
     cdef Tables* t = c.t
     cdef int r = search(c, t.plan_high - 1, t.plan_high)
     if c.aborted:
         return 0
     if r >= t.plan_high:
-        return mtdf(c, r) if t.plan_exact == 2 else r
+        if t.plan_exact != 2:
+            return r
+        return mtdf(c, guess if t.plan_guess and guess > r else r)
     if t.plan_low < t.plan_high:
         r = search(c, t.plan_low - 1, t.plan_low)
         if c.aborted:
             return 0
         if r >= t.plan_low:
             return t.plan_low  # between the steps: the objective has one value there
-    return mtdf(c, r) if t.plan_exact == 1 else r
+    if t.plan_exact != 1:
+        return r
+    return mtdf(c, guess if t.plan_guess and guess < r else r)
 
 
 cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
@@ -1170,7 +1275,11 @@ cdef class Engine:
                 play(&c, moves[i], &u)
                 modes[i] = c.t.settle
                 if self.tables.plan:
-                    v = value_by_plan(&c)
+                    guess = best if i > 0 else value_base(c.t, &c.s)
+                    for j in range(i):  # the last card of this group valued
+                        if c.t.group_of[moves[j]] == c.t.group_of[moves[i]]:
+                            guess = values[j]
+                    v = value_by_plan(&c, guess)
                     solved[i] = True
                 elif all_moves or i == 0:
                     if self.tables.null_window_root:
@@ -1308,6 +1417,11 @@ cdef class Engine:
         t.history_order = spec.get("history_order", 0)
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
+        t.nat_ceiling = spec.get("nat_ceiling", 1)
+        t.nat_roem_bound = spec.get("nat_roem_bound", 1)
+        t.made_guess = spec.get("made_guess", 1)
+        t.plan_guess = spec.get("plan_guess", 1)
+        t.roem_last_card = spec.get("roem_last_card", 1)
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))
@@ -1331,6 +1445,7 @@ cdef class Engine:
                 t.roem_place[bit] = place
                 t.rank_of[bit] = rank
                 t.roem_card[suit][place] = bit
+                t.roem_place_bit[bit] = 1 << (8 * suit + place)
                 t.rank_mask[rank] |= <uint64_t>1 << bit
             for rank, value in spec["four_of_a_kind"].items():
                 t.four_of_a_kind[rank] = value
@@ -1347,6 +1462,14 @@ cdef class Engine:
             t.n_roem_sets = len(sets)
             for i, m in enumerate(sets):
                 t.roem_sets[i] = m
+                # the most it adds to a trick's roem: the stuk 20, four of a kind
+                # its value, a run of three 25 (alone 20; a run of four, 50, holds two)
+                if m == t.stuk_mask:
+                    t.roem_set_value[i] = 20
+                elif bin(m).count("1") == 4:
+                    t.roem_set_value[i] = t.four_of_a_kind[t.rank_of[(m & -m).bit_length() - 1]]
+                else:
+                    t.roem_set_value[i] = 25
                 for bit in range(MAX_BITS):
                     if (m >> bit) & 1:
                         t.roem_sets_of[bit] |= <uint64_t>1 << i

@@ -62,6 +62,11 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "endgame_tricks",  # 2
     "cautious_smear",  # on
     "suit_guess",  # on with two sides
+    "nat_ceiling",  # on
+    "nat_roem_bound",  # on
+    "made_guess",  # on
+    "plan_guess",  # on
+    "roem_last_card",  # on
 )
 
 
