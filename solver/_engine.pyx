@@ -489,7 +489,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef int win_group = -1, d_self = 0, d_now = 0
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher
-    cdef bint maximising, wins, trump_over = False, smear_low = False
+    cdef bint maximising, wins, ruff, trump_over = False, smear_low = False
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
@@ -520,7 +520,15 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         else:
             wins = (g == win_group and b > s.win_bit) or (g == t.trump_group and trump_over)
             d = d_self if wins else d_now
-            if d > 0 and not wins and smear_low:
+            # Jass (trumping is optional): a trump over a partner's winning plain card
+            # gains the side nothing, so after the discards; over an opponent's
+            # card the cheapest trump first, after the winners of the suit led
+            ruff = wins and g == t.trump_group and trump_over and t.trump_order
+            if ruff and d_now > 0:
+                key = 15000 - t.points[b] * 64 - b % GROUP_WIDTH
+            elif ruff and d > 0:
+                key = 30000 - t.points[b] * 64 - b % GROUP_WIDTH
+            elif d > 0 and not wins and smear_low:
                 # onto a partner's winning card while someone is still to play:
                 # low first, as the trick may yet be taken from the partner
                 key = 20000 - t.points[b] * 64 - b % GROUP_WIDTH
@@ -1292,6 +1300,7 @@ cdef class Engine:
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))
         t.cautious_smear = spec.get("cautious_smear", 1)
         t.endgame_tricks = spec.get("endgame_tricks", 2)
+        t.trump_order = spec.get("trump_order", int(t.rule == RULE_JASS))
         t.plan = spec.get("plan", 0)
         t.plan_low = spec.get("plan_low", 0)
         t.plan_high = spec.get("plan_high", 0)
