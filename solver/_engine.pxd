@@ -93,6 +93,7 @@ cdef struct Tables:
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it
     int trump_order              # Jass: ruffs over a partner last, over an opponent cheapest first
+    int safe_smear               # cautious_smear only while the partner's card can be beaten
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
 
 

@@ -488,7 +488,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
     cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, d
     cdef int win_group = -1, d_self = 0, d_now = 0
     cdef int keys[64]
-    cdef uint64_t rest = legal, in_play = 0, higher
+    cdef uint64_t rest = legal, in_play = 0, higher, rest_hands
     cdef bint maximising, wins, ruff, trump_over = False, smear_low = False
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
@@ -499,6 +499,16 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
         d_self = desirability(c, seat, maximising)
         d_now = desirability(c, t.seat_at[s.leader + s.win_off], maximising)
         smear_low = t.cautious_smear and s.trick_len < t.n_players - 1
+        if smear_low and d_now > 0 and t.safe_smear:
+            # no need to be cautious when the partner's card holds whatever comes:
+            # the top card of its group in play and, a plain card, no trump left
+            # with the seats still to play (Jass: they could trump at any time)
+            if highest_bit(in_play & t.group_mask[win_group]) == s.win_bit:
+                rest_hands = 0
+                for i in range(s.trick_len + 1, t.n_players):
+                    rest_hands |= s.hands[t.seat_at[s.leader + i]]
+                if not trump_over or not (rest_hands & t.group_mask[t.trump_group]):
+                    smear_low = False
     while rest:
         b = __builtin_ctzll(rest)
         rest &= rest - 1
@@ -1301,6 +1311,7 @@ cdef class Engine:
         t.cautious_smear = spec.get("cautious_smear", 1)
         t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.trump_order = spec.get("trump_order", int(t.rule == RULE_JASS))
+        t.safe_smear = spec.get("safe_smear", int(t.rule == RULE_JASS))
         if spec.get("trump_leads", int(t.rule == RULE_JASS and t.n_sides == 2)) and t.trump_group >= 0:
             # Jass: trump leads first (mean nodes -26% after one trick; worse in Putz
             # and Bassadewitz, so two sides only)
