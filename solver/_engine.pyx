@@ -527,6 +527,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves) noexcept n
                 key = 1000 + c.history[seat][b]
             else:
                 key = t.lead_key[b]
+                if t.coalition_trump_leads and g == t.trump_group and not maximising:
+                    key += 500
         else:
             wins = (g == win_group and b > s.win_bit) or (g == t.trump_group and trump_over)
             d = d_self if wins else d_now
@@ -1312,6 +1314,9 @@ cdef class Engine:
         t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.trump_order = spec.get("trump_order", int(t.rule == RULE_JASS))
         t.safe_smear = spec.get("safe_smear", int(t.rule == RULE_JASS))
+        # Putz: the coalition leads trumps first (mean nodes -5%, median -8%; for
+        # the analysed seat too: median +33%; in Bassadewitz: mean +13%)
+        t.coalition_trump_leads = spec.get("coalition_trump_leads", int(t.rule == RULE_JASS and t.n_sides > 2))
         if spec.get("trump_leads", int(t.rule == RULE_JASS and t.n_sides == 2)) and t.trump_group >= 0:
             # Jass: trump leads first (mean nodes -26% after one trick; worse in Putz
             # and Bassadewitz, so two sides only)
