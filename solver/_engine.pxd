@@ -111,6 +111,10 @@ cdef struct Tables:
     int8_t owner[MAX_BITS]       # the seat holding each card in this deal (or that played it)
     int has_gain                 # some side's points count for the analysed side
     int has_loss                 # some side's points count against it
+    int trump_order              # Jass: ruffs over a partner last, over an opponent cheapest first
+    int safe_smear               # cautious_smear only while the partner's card can be beaten
+    int coalition_trump_leads    # Putz: the coalition's trump leads first
+    int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
 
 
 # A transposition-table entry, 16 bytes (four to a cache line):

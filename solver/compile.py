@@ -67,6 +67,11 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "made_guess",  # on
     "plan_guess",  # on
     "roem_last_card",  # on
+    "trump_order",  # on in Jass and Putz (trumping at any time)
+    "trump_leads",  # on in Jass: trump leads are tried first
+    "safe_smear",  # on in Jass and Putz
+    "coalition_trump_leads",  # on in Putz
+    "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
 )
 
 
