@@ -69,6 +69,7 @@ cdef struct Ctx:
     int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
     int killer[16 * MAX_SEATS]   # per depth, the last move that caused a cut-off
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
+    int horizon_stop             # an estimate: trick boundaries with this many tricks left or fewer are leaves (0: none)
 
 
 cdef inline double now() noexcept nogil:
@@ -842,6 +843,17 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
     return best
 
 
+cdef int horizon_value(Ctx* c) noexcept nogil:
+    """An estimate's leaf: the score so far, and the points still to come shared out
+    evenly among the seats (additive values only)."""
+    cdef Tables* t = c.t
+    cdef int i, seat, v = additive_value(t, &c.s)
+    cdef int rest = c.s.points_left + t.per_trick_bonus * c.s.tricks_left + t.last_trick_bonus
+    for seat in range(t.n_players):
+        v += t.weight[t.side_of[seat]] * rest // t.n_players
+    return v
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The value of the position for the analysed side (fail-soft alpha-beta)."""
     cdef Tables* t = c.t
@@ -870,7 +882,10 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if c.aborted:
         return 0
 
-    # 1. the end of the deal; what the table knows; what the points left allow
+    # 1. the end of the deal (or of an estimate's horizon); what the table knows;
+    # what the points left allow
+    if c.horizon_stop and s.trick_len == 0 and s.tricks_left <= c.horizon_stop:
+        return horizon_value(c)
     if s.trick_len == 0 and s.tricks_left <= 1:
         return last_trick_value(c) if s.tricks_left else final_value(t, s)
     if t.roem and t.roem_free_levers and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE \
@@ -1241,21 +1256,26 @@ cdef class Engine:
         for i in range(MAX_BITS):
             self.owner[i] = -1
 
-    def solve(self, dict spec, double time_limit=0.0, long long node_limit=0, bint all_moves=True, bint want_line=True):
+    def solve(self, dict spec, double time_limit=0.0, long long node_limit=0, bint all_moves=True, bint want_line=True,
+              int horizon=0):
         """Search the position described by `spec` (see solver/compile.py).
 
         Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
         "nodes" or "time"), `line` [bits], `best` (the best bit in value-only mode).
+        `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
+        (the current one included) and what follows shared out evenly; additive
+        values only, and only in a table of its own (its entries are not values).
         """
         if self.busy:
             raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
         self.busy = True
         try:
-            return self._solve(spec, time_limit, node_limit, all_moves, want_line)
+            return self._solve(spec, time_limit, node_limit, all_moves, want_line, horizon)
         finally:
             self.busy = False
 
-    cdef object _solve(self, dict spec, double time_limit, long long node_limit, bint all_moves, bint want_line):
+    cdef object _solve(self, dict spec, double time_limit, long long node_limit, bint all_moves, bint want_line,
+                       int horizon):
         cdef Ctx c
         cdef Undo u
         cdef int i, n, v, best, alpha, beta, line_len = 0, best_bit = -1, best_mode = 0, settle
@@ -1284,6 +1304,20 @@ cdef class Engine:
         c.generation = self.generation
         if c.s.tricks_left == 0:
             raise ValueError("hands: the deal is over")
+        if horizon > 0:
+            if c.t.settle != SETTLE_ADDITIVE or c.t.plan:
+                raise ValueError("horizon: estimates need an objective whose values add up")
+            # leaves that are not the end: the cut-offs from the points left (the
+            # master trumps' would not all fall before the horizon) and the plain
+            # endgame (which knows no horizon) are off, and the table starts and ends
+            # empty, so estimates and values never meet
+            c.t.bound_cuts = 0
+            c.t.endgame_tricks = 0
+            want_line = False
+            self._new_generation()
+            c.generation = self.generation
+            if c.s.tricks_left > horizon:
+                c.horizon_stop = c.s.tricks_left - horizon
         with nogil:
             maximising = c.t.side_of[(c.s.leader + c.s.trick_len) % c.t.n_players] == c.t.max_side
             legal = legal_moves(&c)
@@ -1351,6 +1385,8 @@ cdef class Engine:
                 c.t.settle = settle
                 for i in range(c.t.n_sides):
                     line_scores[i] = c.s.scores[i]
+        if horizon > 0:
+            self._new_generation()  # the estimates' entries must not serve a later search
         result_values = {}
         best_moves = []
         for i in range(n):

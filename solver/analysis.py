@@ -91,7 +91,7 @@ class Hint:
     exact: bool
     nodes: int = field(default=0, compare=False)
     time_ms: float = field(default=0.0, compare=False)
-    estimate: int | None = None  # Bésigue, nothing solved in time: the best move's estimate
+    estimate: int | None = None  # nothing solved in time: the suggested move's estimate
 
     def to_dict(self) -> dict[str, Any]:
         data = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
@@ -174,6 +174,34 @@ def _solve_besigue(
     return solve_besigue(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=all_moves)
 
 
+# a time-limited hint keeps this share of its time for estimates, used only if the
+# search solves nothing (estimates over 3 or 4 tricks take milliseconds)
+ESTIMATE_SHARE = 0.2
+
+
+def _estimates(pos: Position, deadline: float) -> dict[Any, Value | None] | None:
+    """Estimates deepened a trick at a time until `deadline` (the first two always):
+    the deepest complete set, None if the objective has none."""
+    from ._engine import Engine
+    from .compile import estimate
+
+    engine = getattr(_local, "estimate_engine", None)
+    if engine is None:
+        engine = _local.estimate_engine = Engine(1)  # its own table: estimates are not values
+    deepest = None
+    for horizon in range(1, pos.tricks_left + 1):
+        left = deadline - time.perf_counter()
+        if horizon > 2 and left <= 0:
+            break
+        found = estimate(pos, engine, horizon, time_limit=max(left, 0.01))
+        if found is None:
+            return None
+        if any(v is None for v in found.values()):
+            break
+        deepest = found
+    return deepest
+
+
 def hint(
     position: PositionLike,
     time_limit: float | None = None,
@@ -196,7 +224,11 @@ def hint(
         outcome = _solve_besigue(pos, engine, tt_megabytes, time_limit, node_limit, all_moves=False)
     else:
         eng = engine if engine is not None else _engine(tt_megabytes)
-        outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=False)
+        search_time = time_limit * (1 - ESTIMATE_SHARE) if time_limit else None
+        outcome = solve(pos, eng, time_limit=search_time, node_limit=node_limit, all_moves=False)
+        if outcome.limit == "time" and time_limit and all(v is None for v in outcome.values.values()):
+            # nothing solved: a move all the same, the best by the estimates
+            outcome.estimates = _estimates(pos, started + time_limit)
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
         # stopped early: the best move found so far, marked as not exact
@@ -206,7 +238,7 @@ def hint(
             return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed)
         if outcome.estimates:
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
-            guesses.sort(key=lambda mv: (-mv[1], move_key(pos, mv[0])))
+            guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
             return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1])
         return Hint((), None, False, outcome.nodes, elapsed)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))

@@ -212,6 +212,20 @@ def solve(
     return Outcome(values, bounds, line, raw["nodes"], raw["limit"], best, value, best_moves, line_scores)
 
 
+def estimate(pos: Position, engine: Any, horizon: int, time_limit: float | None = None) -> dict[Card, Value | None] | None:
+    """Each move's estimate: best play over the next `horizon` tricks (the current one
+    included), the points after them shared out evenly among the seats; None for a
+    move the time limit left, and None in all when the objective's values do not add
+    up (Klaverjas nat, step objectives).  Not a bound: a guide when nothing is solved."""
+    spec = build_spec(pos)
+    if spec["settle"] != SETTLE_ADDITIVE or spec["plan"]:
+        return None
+    card_of = {b: c for c, b in spec.pop("_bits").items()}
+    raw = engine.solve(spec, time_limit or 0.0, 0, True, False, horizon)
+    convert = _converter(pos)
+    return {card_of[b]: (convert(v) if v is not None else None) for b, v in raw["values"].items()}
+
+
 def _converter(pos: Position) -> Any:
     """From the engine's number to the objective's value for the analysed side."""
     rules, objective, side = pos.rules, pos.objective, pos.side

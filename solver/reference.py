@@ -17,8 +17,12 @@ Value = int | bool
 State = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], int, tuple[int, ...], tuple[int, ...]]
 
 
-def reference_values(position: Position) -> dict[Card, Value]:
-    """The exact value of every legal move, for the side of the seat to move."""
+def reference_values(position: Position, horizon: int | None = None) -> dict[Card, Value]:
+    """The exact value of every legal move, for the side of the seat to move.
+
+    With `horizon` (two sides, values that add up): the engine's estimate instead,
+    best play over the next `horizon` tricks (the current one included), then the
+    score so far (the points after it shared evenly: nothing to either side)."""
     rules = position.rules
     objective = position.objective
     n = rules.n_players
@@ -64,6 +68,8 @@ def reference_values(position: Position) -> dict[Card, Value]:
         hands, trick, leader, scored, tricks = state
         if not trick and not any(hands):
             return final(scored, tricks)
+        if horizon is not None and not trick and len(hands[leader]) <= position.tricks_left - horizon:
+            return scored[side] - scored[1 - side]
         if state in memo:
             return memo[state]
         values = [value(play(state, card)) for card in legal(state)]

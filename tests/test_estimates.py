@@ -1,0 +1,76 @@
+"""Estimates: best play over the next few tricks, for a hint whose time ran out."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import Engine, Position, analyse, hint
+from solver.compile import estimate
+from solver.reference import reference_values
+
+from .randompos import random_positions
+from .test_engine import full_deal
+
+
+@pytest.mark.parametrize("game", ["belote", "jass", "klaberjass"])
+@pytest.mark.parametrize("horizon", [1, 2])
+def test_estimates_are_the_reference_search_cut_at_the_horizon(game: str, horizon: int) -> None:
+    engine = Engine(1)
+    checked = 0
+    for position in random_positions(game, 6, seed=5, max_tricks=4):
+        if position.objective not in ("score", "raw") or position.rules.name == "klaberjass" and position.objective == "score":
+            continue
+        expected = {str(c): v for c, v in reference_values(position, horizon=horizon).items()}
+        got = estimate(position, engine, horizon)
+        assert got is not None
+        assert {str(c): v for c, v in got.items()} == expected, position.to_dict()
+        checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("game", ["belote", "jass", "putz", "bassadewitz"])
+def test_an_estimate_to_the_end_is_the_value(game: str) -> None:
+    engine = Engine(1)
+    for position in random_positions(game, 3, seed=6, max_tricks=3):
+        if position.objective not in ("score", "raw", "points"):
+            continue
+        exact = {m.move: m.value for m in analyse(position).moves}
+        got = estimate(position, engine, position.tricks_left)
+        assert got is not None
+        assert {str(c): v for c, v in got.items()} == exact
+
+
+def test_estimates_leave_no_trace_in_the_table() -> None:
+    position = full_deal("belote", 4, trump="S")
+    engine = Engine(8)
+    fresh = analyse(position, engine=Engine(8)).to_dict()["moves"]
+    analyse(position, engine=engine)
+    estimate(position, engine, 2)  # on the same engine, between two analyses
+    assert analyse(position, engine=engine).to_dict()["moves"] == fresh
+
+
+def test_no_estimates_where_values_do_not_add_up() -> None:
+    nat = full_deal("klaverjas", 2, trump="H", declarer=1)  # objective score: nat
+    assert estimate(nat, Engine(1), 2) is None
+
+
+def test_a_hint_out_of_time_still_suggests_a_move() -> None:
+    """A complete Jass deal no search solves in 50 ms: the hint names the move the
+    estimates prefer, with its estimate and no value."""
+    position = Position.from_dict(
+        {
+            "game": "jass",
+            "trump": "S",
+            "hands": [
+                "CK C8 SA SK SQ HA DA DK D6",
+                "CQ CJ C9 C7 S9 HJ HT H8 D8",
+                "CT C6 S7 S6 HQ H9 H7 DT D7",
+                "CA SJ ST S8 HK H6 DQ DJ D9",
+            ],
+        }
+    )
+    found = hint(position, time_limit=0.05)
+    assert not found.exact and found.value is None
+    assert len(found.best) == 1 and found.best[0] in {str(c) for c in position.legal_moves()}
+    assert found.estimate is not None
+    assert found.time_ms < 1000
