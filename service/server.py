@@ -166,9 +166,13 @@ class Guard:
             result = self.analyse(position, time_limit=time_limit, node_limit=node_limit)
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
         engine = _engine(self.tt_megabytes)
+        own_end = time.monotonic() + time_limit if time_limit else None
 
         def search(limit: float, nodes: int | None) -> Hint:
-            return hint(position, time_limit=limit, engine=engine)
+            # estimates only in the last slice: the earlier ones go on in the next
+            ends = [end for end in (own_end, self.deadline) if end is not None]
+            last = bool(ends) and time.monotonic() + limit >= min(ends) - 0.001
+            return hint(position, time_limit=limit, engine=engine, estimates=last)
 
         # without a node limit, only time stops hint(): not exact means timed out
         return self.run(search, time_limit, None, timed_out=lambda answer: not answer.exact)

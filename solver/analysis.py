@@ -208,8 +208,12 @@ def hint(
     tt_megabytes: int = DEFAULT_TT_MEGABYTES,
     engine: Any = None,
     node_limit: int | None = None,
+    estimates: bool = True,
 ) -> Hint:
-    """The best move(s) and the value of `position`, without valuing the other moves."""
+    """The best move(s) and the value of `position`, without valuing the other moves.
+
+    With a time limit and `estimates`, a search that solves no move in time still
+    names one: the best by estimates made in the time kept for them."""
     from .compile import solve
 
     pos = as_position(position)
@@ -224,9 +228,10 @@ def hint(
         outcome = _solve_besigue(pos, engine, tt_megabytes, time_limit, node_limit, all_moves=False)
     else:
         eng = engine if engine is not None else _engine(tt_megabytes)
-        search_time = time_limit * (1 - ESTIMATE_SHARE) if time_limit else None
+        estimates = estimates and bool(time_limit)
+        search_time = time_limit * (1 - ESTIMATE_SHARE) if estimates and time_limit else time_limit
         outcome = solve(pos, eng, time_limit=search_time, node_limit=node_limit, all_moves=False)
-        if outcome.limit == "time" and time_limit and all(v is None for v in outcome.values.values()):
+        if estimates and time_limit and outcome.limit == "time" and all(v is None for v in outcome.values.values()):
             # nothing solved: a move all the same, the best by the estimates
             outcome.estimates = _estimates(pos, started + time_limit)
     elapsed = (time.perf_counter() - started) * 1000.0
