@@ -18,6 +18,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from .deals import DEAL_SETS, deals
@@ -33,7 +34,9 @@ def parse_setting(text: str) -> dict[str, int]:
     return setting
 
 
-def compare(key: str, n: int, settings: list[dict[str, int]], tt_megabytes: int) -> list[dict[str, Any]]:
+def compare(key: str, positions: Iterable[Any], settings: list[dict[str, int]], tt_megabytes: int) -> list[dict[str, Any]]:
+    """Every setting analyses each position (a deal or a Position) from an emptied
+    table, in turn; one row per setting, with how many positions' values differ."""
     from solver import Engine
     from solver.analysis import analyse
 
@@ -41,7 +44,7 @@ def compare(key: str, n: int, settings: list[dict[str, int]], tt_megabytes: int)
     times: list[list[float]] = [[] for _ in settings]
     nodes: list[list[int]] = [[] for _ in settings]
     differ = 0
-    for d, deal in enumerate(deals(key, n)):
+    for d, deal in enumerate(positions):
         order = list(range(len(settings)))
         if d % 2:
             order.reverse()
@@ -67,9 +70,22 @@ def compare(key: str, n: int, settings: list[dict[str, int]], tt_megabytes: int)
                 "total_s": sum(times[j]),
                 "ratio": statistics.median(t / t0 for t, t0 in zip(times[j], times[0])),
                 "differ": differ,
+                "positions": len(nodes[0]),
             }
         )
     return rows
+
+
+HEAD = f"{'set':21} {'setting':34} {'mean nodes':>11} {'median nodes':>12} {'median ms':>9} {'total s':>8} {'ratio':>6}"
+
+
+def print_row(row: dict[str, Any]) -> None:
+    name = ",".join(f"{k}={v}" for k, v in row["setting"].items()) or "defaults"
+    print(
+        f"{row['set']:21} {name:34} {row['mean_nodes'] / 1e3:10.0f}k {row['median_nodes'] / 1e3:11.0f}k "
+        f"{row['median_ms']:9.1f} {row['total_s']:8.2f} {row['ratio']:6.3f}",
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,16 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("settings", nargs="+", help="lever settings, e.g. - endgame_tricks=0")
     args = parser.parse_args(argv)
     settings = [parse_setting(s) for s in args.settings]
-    print(f"{'set':21} {'setting':34} {'mean nodes':>11} {'median nodes':>12} {'median ms':>9} {'total s':>8} {'ratio':>6}")
+    print(HEAD)
     differ = 0
     for key in args.games:
-        for row in compare(key, args.deals, settings, args.tt_megabytes):
-            name = ",".join(f"{k}={v}" for k, v in row["setting"].items()) or "defaults"
-            print(
-                f"{row['set']:21} {name:34} {row['mean_nodes'] / 1e3:10.0f}k {row['median_nodes'] / 1e3:11.0f}k "
-                f"{row['median_ms']:9.1f} {row['total_s']:8.2f} {row['ratio']:6.3f}",
-                flush=True,
-            )
+        for row in compare(key, deals(key, args.deals), settings, args.tt_megabytes):
+            print_row(row)
             differ = max(differ, row["differ"])
         if differ:
             print(f"{key}: values differ between the settings on {differ} deals", file=sys.stderr)
