@@ -50,15 +50,18 @@ def balanced(rng: random.Random, values: list[Any], count: int) -> list[Any]:
     return pool
 
 
-def random_positions(game: str, per_value: int, seed: int, max_tricks: int = 4) -> Iterator[Position]:
-    """Enough positions that each option value, trump and objective gets `per_value`."""
+def random_positions(
+    game: str, per_value: int, seed: int | str, max_tricks: int = 4, min_tricks: int = 1
+) -> Iterator[Position]:
+    """Enough positions that each option value, trump and objective gets `per_value`,
+    with `min_tricks` to `max_tricks` tricks left (at most a full hand)."""
     rng = random.Random(f"{game}-{seed}")
     config = CONFIGS[game]
     count = per_value * max(len(v) for v in config.values())
     columns = {name: balanced(rng, values, count) for name, values in config.items()}
     for i in range(count):
         chosen = {name: column[i] for name, column in columns.items()}
-        yield random_position(rng, game, chosen, rng.randint(1, max_tricks))
+        yield random_position(rng, game, chosen, rng.randint(min_tricks, max_tricks))
 
 
 def random_position(rng: random.Random, game: str, chosen: dict[str, Any], tricks_left: int) -> Position:
@@ -70,7 +73,7 @@ def random_position(rng: random.Random, game: str, chosen: dict[str, Any], trick
     rules = cls(cls.check_options(options), trump, None)
     deck = list(rules.deck)
     rng.shuffle(deck)
-    n, k = rules.n_players, tricks_left
+    n, k = rules.n_players, min(tricks_left, rules.hand_size)
     played = rules.hand_size - k
     tricks = [0] * rules.n_sides
     if rng.random() < 0.3:  # one side took every trick so far: sweeps are in play
