@@ -56,7 +56,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "relative_ranks",  # on
     "table_inside_tricks",  # off
     "history_order",  # off
-    "killer_moves",  # off
+    "killer_moves",  # on with two sides: at a lead, the lead that last refuted a sibling
     "bounds_first",  # on
     "roem_free_levers",  # on
     "endgame_tricks",  # 2
