@@ -1293,7 +1293,9 @@ cdef class Engine:
         """Search the position described by `spec` (see solver/compile.py).
 
         Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
-        "nodes" or "time"), `line` [bits], `best` (the best bit in value-only mode).
+        "nodes" or "time"), `line` [bits], `best` (the best bit in value-only mode),
+        `stats` (table probes, hits, cut-offs, MTD(f) passes, and per root move
+        valued: (bit, nodes, passes, first guess), for benchmarks).
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
         (the current one included) and what follows shared out evenly; additive
         values only, and only in a table of its own (its entries are not values).

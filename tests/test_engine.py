@@ -247,3 +247,25 @@ def test_roem_merging_knows_who_played_the_cards_on_the_trick() -> None:
     )
     expected = {str(card): value for card, value in reference_values(position).items()}
     assert {m.move: m.value for m in analyse(position, engine=Engine(1)).moves} == expected
+
+
+@pytest.mark.parametrize("game", ["belote", "klaverjas"])
+def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
+    position = full_deal(game, 11, trump="H", **({"declarer": 0} if game == "klaverjas" else {}))
+    with_killers = analyse(position, engine=Engine(8))
+    without = analyse(position, engine=Engine(8), engine_options={"killer_moves": 0})
+    assert with_killers.to_dict()["moves"] == without.to_dict()["moves"]
+    assert with_killers.nodes != without.nodes  # the lever is on by default with two sides
+
+
+def test_per_root_move_statistics_add_up() -> None:
+    from solver.compile import build_spec
+
+    spec = build_spec(Position.from_dict(KLAVERJAS_DEAL))
+    spec.pop("_bits")
+    raw = Engine(8).solve(spec)
+    per_move = raw["stats"]["moves"]
+    assert {bit for bit, _, _, _ in per_move} <= set(raw["values"])
+    assert sum(nodes for _, nodes, _, _ in per_move) <= raw["nodes"]
+    assert sum(passes for _, _, passes, _ in per_move) <= raw["stats"]["passes"]
+    assert all(nodes > 0 for _, nodes, _, _ in per_move)
