@@ -1172,6 +1172,38 @@ cdef int value_by_plan(Ctx* c, int guess) noexcept nogil:
     return mtdf(c, guess if t.plan_guess and guess < r else r)
 
 
+cdef void order_root_moves(Ctx* c, int* moves, int n, bint maximising) noexcept nogil:
+    """The root moves, best first by how the current trick ends for them (played
+    out best, the points after it shared out evenly, as `horizon_value`; for nat the
+    raw difference).  The first move valued is then likelier the best, and the
+    others' MTD(f) starts from its value, above theirs: from the side where the
+    tests need one refutation each, not every reply refuted.  Within the trick the
+    search uses no table, so this leaves no entry behind."""
+    cdef int estimates[64]
+    cdef int i, j, tmp_m, tmp_e, settle = c.t.settle
+    cdef Undo u
+    c.t.settle = SETTLE_ADDITIVE
+    c.horizon_stop = c.s.tricks_left - 1  # the next trick boundary is a leaf
+    for i in range(n):
+        play(c, moves[i], &u)
+        estimates[i] = search(c, -INF, INF)
+        unplay(c, moves[i], &u)
+        if not maximising:
+            estimates[i] = -estimates[i]
+    c.horizon_stop = 0
+    c.t.settle = settle
+    for i in range(1, n):  # stable: ties keep order_moves' order
+        tmp_m = moves[i]
+        tmp_e = estimates[i]
+        j = i - 1
+        while j >= 0 and estimates[j] < tmp_e:
+            moves[j + 1] = moves[j]
+            estimates[j + 1] = estimates[j]
+            j -= 1
+        moves[j + 1] = tmp_m
+        estimates[j + 1] = tmp_e
+
+
 cdef int principal_line(Ctx* c, int value, int* line, int max_len) noexcept nogil:
     """One line of best play from the current state: at each step the first move
     whose value equals `value` (values are final values, so they stay the same)."""
@@ -1360,6 +1392,8 @@ cdef class Engine:
             maximising = c.t.side_of[(c.s.leader + c.s.trick_len) % c.t.n_players] == c.t.max_side
             legal = legal_moves(&c)
             n = order_moves(&c, legal, 255, moves)
+            if c.t.root_order and horizon == 0 and n > 1:
+                order_root_moves(&c, moves, n, maximising)
             best = -INF if maximising else INF
             for i in range(n):
                 solved[i] = False
@@ -1523,6 +1557,11 @@ cdef class Engine:
         # and tricks left, after the table's move (two sides, mean nodes on 50
         # deals: belote -19%, Klaverjas -10%, Klaberjass -13%, Jass after a trick
         # -13%; Putz +16%; at every depth, not only leads: worse)
+        # root moves best first by how the current trick ends (mean nodes on 50
+        # deals: analyse -2 to -4%, hint belote -13%, Rotterdam -7%; worse where
+        # the static lead order is better: Jass one trick in, hint +11%, analyse
+        # +4%; Putz +2%, Bassadewitz +5%)
+        t.root_order = spec.get("root_order", int(t.n_sides == 2 and t.rule != RULE_JASS))
         t.killer_moves = spec.get("killer_moves", int(t.n_sides == 2))
         t.bounds_first = spec.get("bounds_first", 1)
         t.nat_ceiling = spec.get("nat_ceiling", 1)
