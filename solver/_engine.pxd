@@ -78,6 +78,10 @@ cdef struct Tables:
     int made_guess               # nat: a made contract's MTD(f) starts from the root's guess
     uint32_t roem_place_bit[MAX_BITS]  # 1 << (8 * suit + place in the suit's runs)
     int plan_guess               # plan: an exact value's MTD(f) starts from the root's guess
+    int plan_line                # plan: the line follows the best's region, not its exact value
+    int made_fold                # nat: a made guess starts an MTD(f) kept to the made region
+    int plan_fold                # plan: a guess in the exact region starts an MTD(f) kept to it
+    int nat_fold                 # nat: a nat guess starts an MTD(f) of the settlement, no made test
     int roem_last_card           # the last card of a trick ordered by its points and roem
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps
