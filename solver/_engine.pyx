@@ -1531,7 +1531,11 @@ cdef class Engine:
         # two sides: a card's value is guessed from its group's last (measured: fewer
         # nodes in belote and jass, more in the three-player games)
         t.suit_guess = spec.get("suit_guess", int(t.n_sides == 2))
-        t.cautious_smear = spec.get("cautious_smear", 1)
+        # two sides only: in the paranoid games the caution is misplaced (the analysed
+        # seat's card that does not win now never wins, so the trick is the
+        # coalition's; the coalition rarely takes a trick from the analysed seat):
+        # Bassadewitz mean nodes -58%, median -50% on 20 deals; Putz: no effect
+        t.cautious_smear = spec.get("cautious_smear", int(t.n_sides == 2))
         t.endgame_tricks = spec.get("endgame_tricks", 2)
         t.trump_order = spec.get("trump_order", int(t.rule == RULE_JASS))
         t.safe_smear = spec.get("safe_smear", int(t.rule == RULE_JASS))

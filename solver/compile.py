@@ -60,7 +60,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "bounds_first",  # on
     "roem_free_levers",  # on
     "endgame_tricks",  # 2
-    "cautious_smear",  # on
+    "cautious_smear",  # on with two sides
     "suit_guess",  # on with two sides
     "nat_ceiling",  # on
     "nat_roem_bound",  # on
