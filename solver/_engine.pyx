@@ -568,6 +568,11 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                 key = 20000 - pts * 64 - b % GROUP_WIDTH
             elif d > 0:
                 key = 30000 + pts * 64 - (b % GROUP_WIDTH if wins else 0)
+            elif d == 0 and not wins and t.coalition_smear and not maximising \
+                    and s.trick_len == t.n_players - 1:
+                # Putz, the coalition's last card onto its own winner: richest
+                # first (those points can no longer reach the analysed seat)
+                key = 25000 + pts * 64
             elif d == 0:
                 key = 20000 - pts * 64 - b % GROUP_WIDTH
             else:
@@ -1528,7 +1533,9 @@ cdef class Engine:
         # and tricks left, after the table's move (two sides, mean nodes on 50
         # deals: belote -19%, Klaverjas -10%, Klaberjass -13%, Jass after a trick
         # -13%; Putz +16%; at every depth, not only leads: worse)
-        t.killer_moves = spec.get("killer_moves", int(t.n_sides == 2))
+        # Bassadewitz (the analysed seat avoids points), after the changes of this
+        # round to the order: mean nodes -7%, median -5% on 50 deals; still worse in Putz
+        t.killer_moves = spec.get("killer_moves", int(t.n_sides == 2 or t.weight[t.max_side] < 0))
         t.bounds_first = spec.get("bounds_first", 1)
         t.nat_ceiling = spec.get("nat_ceiling", 1)
         t.nat_roem_bound = spec.get("nat_roem_bound", 1)
@@ -1562,6 +1569,9 @@ cdef class Engine:
         t.plan_low = spec.get("plan_low", 0)
         t.plan_high = spec.get("plan_high", 0)
         t.plan_exact = spec.get("plan_exact", 0)
+        # Putz: the coalition's last card onto its own winner, richest first (mean
+        # nodes -3%, median -4% on 50 deals; CPU time within noise, total -4%)
+        t.coalition_smear = spec.get("coalition_smear", int(t.n_sides > 2 and t.weight[t.max_side] > 0))
         self._key_layout(spec)
         for i in range(t.n_sides):
             if t.weight[i] > 0:

@@ -56,7 +56,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "relative_ranks",  # on
     "table_inside_tricks",  # off
     "history_order",  # off
-    "killer_moves",  # on with two sides: at a lead, the lead that last refuted a sibling
+    "killer_moves",  # on with two sides and in Bassadewitz: at a lead, the lead that last refuted a sibling
     "bounds_first",  # on
     "roem_free_levers",  # on
     "endgame_tricks",  # 2
@@ -71,6 +71,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "trump_leads",  # on in Jass: trump leads are tried first
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
+    "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
 )
