@@ -119,6 +119,8 @@ cdef struct Tables:
     int safe_smear               # cautious_smear only while the partner's card can be beaten
     int coalition_trump_leads    # Putz: the coalition's trump leads first
     int root_order               # root moves ordered by how the current trick ends
+    int coalition_smear          # Putz: the coalition's last card onto its own winner richest first
+    int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
 
 

@@ -56,11 +56,11 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "relative_ranks",  # on
     "table_inside_tricks",  # off
     "history_order",  # off
-    "killer_moves",  # on with two sides: at a lead, the two leads that last refuted a sibling
+    "killer_moves",  # on with two sides and in Bassadewitz: at a lead, the two leads that last refuted a sibling
     "bounds_first",  # on
     "roem_free_levers",  # on
     "endgame_tricks",  # 2
-    "cautious_smear",  # on
+    "cautious_smear",  # on with two sides
     "suit_guess",  # on with two sides
     "nat_ceiling",  # on
     "nat_roem_bound",  # on
@@ -75,6 +75,8 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "trump_leads",  # on in Jass: trump leads are tried first
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
+    "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
+    "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
 )
