@@ -29,7 +29,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from solver._minimax cimport fold_child
+from solver._minimax cimport fold_child, sort_by_key
 
 MARRIAGE = 1
 BESIGUE = 2
@@ -424,7 +424,7 @@ cdef int order2(Ctx* c, uint64_t* h, int mover, int led, uint64_t legal, int tt_
     the table) between them or equal to either in rank, win and lose the same tricks."""
     cdef uint64_t mine = h[mover] & EVEN, theirs = h[1 - mover] & EVEN
     cdef uint64_t in_play = mine | theirs, rest = legal, up
-    cdef int n = 0, b, nxt, key, i, j, tm, tk
+    cdef int n = 0, b, nxt, key
     cdef int keys[32]
     cdef bint wins, good
     if led >= 0:
@@ -451,16 +451,7 @@ cdef int order2(Ctx* c, uint64_t* h, int mover, int led, uint64_t legal, int tt_
         moves[n] = b
         keys[n] = key
         n += 1
-    for i in range(1, n):
-        tm = moves[i]
-        tk = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < tk:
-            moves[j + 1] = moves[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        moves[j + 1] = tm
-        keys[j + 1] = tk
+    sort_by_key(moves, keys, n)
     return n
 
 
@@ -923,21 +914,6 @@ cdef inline bint bound_cut(Ctx* c, Pos* p, int alpha, int beta, int* result) noe
     return False
 
 
-cdef inline void sort_moves(int* order, int* keys, int n) noexcept nogil:
-    """Insertion sort of `order` by `keys`, highest first."""
-    cdef int i, j, tm, tk
-    for i in range(1, n):
-        tm = order[i]
-        tk = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < tk:
-            order[j + 1] = order[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        order[j + 1] = tm
-        keys[j + 1] = tk
-
-
 cdef int last_step_choices(Ctx* c, Pos* p, DMove* decl, int n) noexcept nogil:
     """The last declaration step (talon of 2): the draws that follow start phase 2,
     where marks no longer matter, so declaring every unscored seven and the
@@ -1006,7 +982,7 @@ cdef int search_play(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
                 keys[i] += c.history[mover][p.trick + 1][card] << 7
             if p.trick >= 0 and phase1_follower_wins(c, p.trick, card):
                 keys[i] += 1 << 28
-    sort_moves(order, keys, n)
+    sort_by_key(order, keys, n)
     best = -INF if mover == 0 else INF
     for j in range(n):
         i = order[j]
@@ -1078,7 +1054,7 @@ cdef int search_declare(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
             keys[i] = 2000 - decl[i].kind
         else:
             keys[i] = decl[i].value
-    sort_moves(order, keys, n)
+    sort_by_key(order, keys, n)
     best = -INF if s == 0 else INF
     for j in range(n):
         i = order[j]

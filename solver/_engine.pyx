@@ -10,7 +10,7 @@ from libc.stdlib cimport free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from solver._minimax cimport fold_child
+from solver._minimax cimport fold_child, sort_by_key
 
 cdef enum:
     LIMIT_NONE = 0
@@ -486,7 +486,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     neutral cards; cheap discards to a bad winner.  Leads: strongest first."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int n = 0, i, j, b, nxt, key, tmp_m, tmp_k, g, seat, d
+    cdef int n = 0, i, b, nxt, key, g, seat, d
     cdef int win_group = -1, d_self = 0, d_now = 0
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher, rest_hands
@@ -579,17 +579,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
         moves[n] = b
         keys[n] = key
         n += 1
-    # insertion sort, highest key first
-    for i in range(1, n):
-        tmp_m = moves[i]
-        tmp_k = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < tmp_k:
-            moves[j + 1] = moves[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        moves[j + 1] = tmp_m
-        keys[j + 1] = tmp_k
+    sort_by_key(moves, keys, n)
     return n
 
 
@@ -1226,7 +1216,7 @@ cdef void order_root_moves(Ctx* c, int* moves, int n, bint maximising) noexcept 
     tests need one refutation each, not every reply refuted.  Within the trick the
     search uses no table, so this leaves no entry behind."""
     cdef int estimates[64]
-    cdef int i, j, tmp_m, tmp_e, settle = c.t.settle
+    cdef int i, settle = c.t.settle
     cdef Undo u
     c.t.settle = SETTLE_ADDITIVE
     c.horizon_stop = c.s.tricks_left - 1  # the next trick boundary is a leaf
@@ -1238,16 +1228,7 @@ cdef void order_root_moves(Ctx* c, int* moves, int n, bint maximising) noexcept 
             estimates[i] = -estimates[i]
     c.horizon_stop = 0
     c.t.settle = settle
-    for i in range(1, n):  # stable: ties keep order_moves' order
-        tmp_m = moves[i]
-        tmp_e = estimates[i]
-        j = i - 1
-        while j >= 0 and estimates[j] < tmp_e:
-            moves[j + 1] = moves[j]
-            estimates[j + 1] = estimates[j]
-            j -= 1
-        moves[j + 1] = tmp_m
-        estimates[j + 1] = tmp_e
+    sort_by_key(moves, estimates, n)  # stable: ties keep order_moves' order
 
 
 cdef int principal_line(Ctx* c, int lo, int hi, int* line, int max_len) noexcept nogil:

@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""The step both engines take after each child of a node (fail-soft alpha-beta)."""
+"""What both engines share: the step after each child of a node (fail-soft
+alpha-beta), and the sort of the moves by their keys."""
 
 
 cdef inline bint fold_child(int v, bint maximising, int* best, int* alpha, int* beta) noexcept nogil:
@@ -17,3 +18,18 @@ cdef inline bint fold_child(int v, bint maximising, int* best, int* alpha, int* 
             beta[0] = v
         return True
     return False
+
+
+cdef inline void sort_by_key(int* moves, int* keys, int n) noexcept nogil:
+    """Sort `moves` by `keys`, highest first; stable (insertion sort: a few moves)."""
+    cdef int i, j, m, k
+    for i in range(1, n):
+        m = moves[i]
+        k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            moves[j + 1] = moves[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        moves[j + 1] = m
+        keys[j + 1] = k
