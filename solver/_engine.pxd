@@ -122,6 +122,12 @@ cdef struct Tables:
     int coalition_smear          # Putz: the coalition's last card onto its own winner richest first
     int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
+    int shape_table              # positions of the same shape share bounds (ShapeEntry)
+    # A shape: per group, which of its cards are in play and who holds them, by rank
+    int n_shape_groups           # 0: this game's shapes do not fit two words
+    int8_t shape_word[MAX_GROUPS]
+    int8_t shape_offset[MAX_GROUPS]
+    uint32_t shape_code[MAX_GROUPS][512]
 
 
 # A transposition-table entry, 16 bytes (four to a cache line):
@@ -137,3 +143,17 @@ cdef struct Entry:
     uint16_t key_hi
     uint8_t move
     uint8_t generation
+
+
+# A shape-table entry, 32 bytes (two to a cache line): bounds on the value of the
+# position `cards` (relative to the score so far), usable, widened by a margin, for
+# every position of the same shape (`shape`, `shape2`, `hi`; see shape_of, shape_hi).
+cdef struct ShapeEntry:
+    uint64_t shape
+    uint64_t shape2
+    uint64_t cards
+    int16_t lower
+    int16_t upper
+    uint16_t hi
+    uint8_t generation
+    uint8_t pad

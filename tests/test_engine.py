@@ -258,6 +258,15 @@ def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
     assert with_killers.nodes != without.nodes  # the lever is on by default with two sides
 
 
+@pytest.mark.parametrize("game, fields", [("belote", {"trump": "H"}), ("bassadewitz", {}), ("putz", {"trump": "S"})])
+def test_shape_table_changes_the_search_not_the_values(game: str, fields: dict) -> None:
+    position = full_deal(game, 11, **fields)
+    with_shapes = analyse(position, engine=Engine(8))
+    without = analyse(position, engine=Engine(8), engine_options={"shape_table": 0})
+    assert with_shapes.to_dict()["moves"] == without.to_dict()["moves"]
+    assert with_shapes.nodes < without.nodes
+
+
 def test_per_root_move_statistics_add_up() -> None:
     from solver.compile import build_spec
 

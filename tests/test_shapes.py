@@ -1,0 +1,135 @@
+"""The shape table's premise, checked by plain search: two trick-boundary positions
+of one deal with the same shape (in every group, the cards in play held by the same
+seats in the same rank order; same leader, tricks left, sides with a trick, Buur in
+play) have values that differ at most by the margins the engine uses: the points of
+the cards that differ (as the values weigh them).  The engine uses shapes in
+Klaverjas only where no roem can come; checked here more widely, with the most
+roem any line can still score in either position added to the margins."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+import pytest
+
+from solver import Position
+from solver.compile import card_bit
+
+from .randompos import random_positions
+
+GROUP_WIDTH = 12
+
+
+def shape_of(position: Position, owner: dict) -> tuple:
+    rules = position.rules
+    groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for hand in position.hands:
+        for card in hand:
+            bit = card_bit(rules, card)
+            groups[bit // GROUP_WIDTH].append((bit, owner[card]))
+    buur = [c for h in position.hands for c in h if c.suit == rules.trump and c.rank == "J"]
+    return (
+        tuple((g, tuple(o for _, o in sorted(cards, reverse=True))) for g, cards in sorted(groups.items())),
+        position.leader,
+        position.tricks_left,
+        tuple(t > 0 for t in position.tricks),
+        bool(buur),
+    )
+
+
+def cards_by_rank(position: Position) -> list:
+    rules = position.rules
+    return sorted((c for h in position.hands for c in h), key=lambda c: -card_bit(rules, c))
+
+
+def boundary_positions(position: Position) -> list[Position]:
+    found = []
+
+    def walk(p: Position) -> None:
+        if p.is_over:
+            return
+        if not p.trick:
+            found.append(p)
+        for card in p.legal_moves():
+            walk(p.play(card))
+
+    walk(position)
+    return found
+
+
+def state_key(p: Position) -> tuple:
+    return (tuple(map(str, p.trick)), p.leader, tuple(p.scored), tuple(p.tricks),
+            tuple(tuple(map(str, h)) for h in p.hands))
+
+
+class PlainSearch:
+    """Plain minimax for one side against every other seat (paranoid with 3+ sides),
+    on the value before settlement: the sides' final totals weighed by `weights`."""
+
+    def __init__(self, side: int, weights: list[int]) -> None:
+        self.side, self.weights = side, weights
+        self.memo: dict[tuple, int] = {}
+        self.roem_memo: dict[tuple, int] = {}
+
+    def value(self, p: Position) -> int:
+        if p.is_over:
+            return sum(w * f for w, f in zip(self.weights, p.final_scores()))
+        key = state_key(p)
+        if key not in self.memo:
+            values = [self.value(p.play(card)) for card in p.legal_moves()]
+            self.memo[key] = max(values) if p.side == self.side else min(values)
+        return self.memo[key]
+
+    def value_to_come(self, p: Position) -> int:
+        return self.value(p) - sum(w * s for w, s in zip(self.weights, p.scored))
+
+    def most_roem(self, p: Position) -> int:
+        """The most roem the tricks to come can score, over every line."""
+        if p.is_over or not p.rules.has_roem:
+            return 0
+        key = state_key(p)
+        if key not in self.roem_memo:
+            best = 0
+            for card in p.legal_moves():
+                trick = (*p.trick, card)
+                now = p.rules.trick_bonus(trick) if len(trick) == p.rules.n_players else 0
+                best = max(best, now + self.most_roem(p.play(card)))
+            self.roem_memo[key] = best
+        return self.roem_memo[key]
+
+
+@pytest.mark.parametrize(
+    "game, objective, per_value",
+    [("belote", "raw", 2), ("jass", "raw", 2), ("putz", "points", 2), ("bassadewitz", "points", 2),
+     ("klaberjass", "raw", 2), ("klaverjas", "raw", 6)],  # Klaverjas: enough for live roem to matter
+)
+def test_positions_of_one_shape_differ_at_most_by_the_margins(game: str, objective: str, per_value: int) -> None:
+    checked = 0
+    for start in random_positions(game, per_value, seed="shapes", min_tricks=3, max_tricks=3):
+        start = start.with_objective(objective)
+        side = start.side
+        owner = {card: seat for seat, hand in enumerate(start.hands) for card in hand}
+        weights = [1 if s == side else (-1 if objective == "raw" else 0) for s in range(start.rules.n_sides)]
+        if game == "bassadewitz":
+            weights[side] = -1  # fewest points is best
+        search = PlainSearch(side, weights)
+        by_shape: dict[tuple, dict[tuple, Position]] = defaultdict(dict)
+        for p in boundary_positions(start):
+            by_shape[shape_of(p, owner)].setdefault(tuple(map(str, cards_by_rank(p))), p)
+        for same in by_shape.values():
+            for a, b in combinations(same.values(), 2):
+                deltas = [b.rules.points(y) - a.rules.points(x) for x, y in zip(cards_by_rank(a), cards_by_rank(b))]
+                gain = sum(d for d in deltas if d > 0)
+                loss = -sum(d for d in deltas if d < 0)
+                if objective == "raw":
+                    down = up = gain + loss
+                elif weights[side] > 0:
+                    down, up = loss, gain
+                else:
+                    down, up = gain, loss
+                roem = search.most_roem(a) + search.most_roem(b)
+                va, vb = search.value_to_come(a), search.value_to_come(b)
+                assert va - down - roem <= vb <= va + up + roem, (a.to_dict(), b.to_dict(), va, vb, down, up, roem)
+                checked += 1
+    assert checked > 0
