@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""The generic double-dummy search: alpha-beta over cards as bits, with a bounded
-transposition table at trick boundaries.  No game is named here: everything about a
+"""The generic double-dummy search: alpha-beta over cards as bits, with bounded
+transposition tables at trick boundaries (exact positions, and shapes: positions
+whose cards are held in the same rank order share bounds within a margin).  No game is named here: everything about a
 game comes in `Tables`, filled by solver/compile.py.  The search runs without the GIL
 and touches only its own `Engine`.
 """
@@ -1423,11 +1424,12 @@ cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
 
 
 cdef class Engine:
-    """A search engine with its own transposition table of bounded size.
+    """A search engine with its own transposition tables, `tt_megabytes` in all (the
+    table of positions and the shape table, half each).
 
-    One engine serves one thread at a time; give each thread its own.  The table is
-    kept between calls and reused when the next position comes from the same deal
-    with the same rules; otherwise it is emptied (by a new generation, not a wipe).
+    One engine serves one thread at a time; give each thread its own.  The tables
+    are kept between calls and reused when the next position comes from the same deal
+    with the same rules; otherwise they are emptied (by a new generation, not a wipe).
     """
 
     cdef Entry* table
