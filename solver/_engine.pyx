@@ -524,23 +524,29 @@ cdef inline bint same_roem(Tables* t, uint64_t stored, State* s) noexcept nogil:
     current one: the same roem sets can still fall in both, and each of their cards
     has the same place (by rank, among the cards in play) in both, so the mapping by
     rank takes each set to itself and every trick scores the same roem."""
-    cdef uint64_t live = 0, sets = t.roem_candidates, cards = 0, cur = s.in_hands, m
+    cdef uint64_t cur = s.in_hands, delta = stored ^ s.in_hands, d, touching = 0, sets, cards = 0, m
     cdef int i, b
-    if stored == cur:
+    if not delta:
         return True
+    d = delta
+    while d:  # a set with a card in one position only must fall in neither
+        touching |= t.roem_sets_of[__builtin_ctzll(d)]
+        d &= d - 1
+    touching &= t.roem_candidates
+    while touching:
+        i = __builtin_ctzll(touching)
+        touching &= touching - 1
+        if (t.roem_sets[i] & ~stored) == 0 or (t.roem_sets[i] & ~cur) == 0:
+            return False
+    sets = s.live_roem  # the same in both now
     while sets:
-        i = __builtin_ctzll(sets)
+        cards |= t.roem_sets[__builtin_ctzll(sets)]
         sets &= sets - 1
-        if (t.roem_sets[i] & ~stored) == 0:
-            live |= (<uint64_t>1) << i
-            cards |= t.roem_sets[i]
-    if live != s.live_roem:
-        return False
     while cards:
         b = __builtin_ctzll(cards)
         cards &= cards - 1
         m = t.group_mask[t.group_of[b]]
-        if popcount(above(stored & m, b)) != popcount(above(cur & m, b)):
+        if (delta & m) and popcount(above(stored & m, b)) != popcount(above(cur & m, b)):
             return False
     return True
 
