@@ -258,7 +258,10 @@ def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
     assert with_killers.nodes != without.nodes  # the lever is on by default with two sides
 
 
-@pytest.mark.parametrize("game, fields", [("belote", {"trump": "H"}), ("bassadewitz", {}), ("putz", {"trump": "S"})])
+@pytest.mark.parametrize(
+    "game, fields",
+    [("belote", {"trump": "H"}), ("bassadewitz", {}), ("putz", {"trump": "S"}), ("klaverjas", {"trump": "H", "declarer": 0})],
+)
 def test_shape_table_changes_the_search_not_the_values(game: str, fields: dict) -> None:
     position = full_deal(game, 11, **fields)
     with_shapes = analyse(position, engine=Engine(8))
