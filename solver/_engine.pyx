@@ -1438,6 +1438,29 @@ def _low_bit(mask):
     return (mask & -mask).bit_length() - 1
 
 
+def _dense_code_bits(n_players, length):
+    """Bits for dense_code over a run of `length` cards: sum(n^k, k <= length) values."""
+    return (sum(n_players**k for k in range(length + 1)) - 1).bit_length()
+
+
+cdef inline uint32_t dense_code(Tables* t, int base, int length, int idx) noexcept nogil:
+    """A dense code of a subset `idx` of the run of `length` cards from bit `base`
+    and of who holds them: the codes of the smaller subsets first, then the owners
+    in bit order as the digits of a number in base n_players.  Two subsets of one
+    size held alike get one code."""
+    cdef uint64_t code = 0, place = 1
+    cdef int k, n = t.n_players
+    for k in range(popcount(idx)):
+        code += place
+        place *= n
+    place = 1
+    for k in range(length):
+        if (idx >> k) & 1:
+            code += <uint64_t>max(t.owner[base + k], 0) * place
+            place *= n
+    return <uint32_t>code
+
+
 cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
     """Cut `mask` into contiguous blocks of bits, each to be shifted down next to
     the previous one; return how many."""
@@ -1930,7 +1953,7 @@ cdef class Engine:
         for m in segments:
             runs |= m
         boundary = bin(deck & ~runs).count("1")
-        codes = [(sum(n**k for k in range(bin(m).count("1") + 1)) - 1).bit_length() for m in segments]
+        codes = [_dense_code_bits(n, bin(m).count("1")) for m in segments]
         t.relative_ranks = (
             spec.get("relative_ranks", 1) and bool(segments) and not t.roem and len(segments) <= MAX_SEGMENTS
             and all(bin(m).count("1") <= 6 and (m >> _low_bit(m)) + 1 == 1 << bin(m).count("1") for m in segments)
@@ -1953,25 +1976,13 @@ cdef class Engine:
 
     cdef void _segment_codes(self):
         """For make_key: a dense code of each subset of each run of zero-point cards
-        and the owners of its cards (the subset's size, then the owners in order)."""
+        and the owners of its cards (dense_code)."""
         cdef Tables* t = &self.tables
-        cdef int i, idx, k, length, shift, n = t.n_players
-        cdef uint64_t code, place
+        cdef int i, idx, length
         for i in range(t.n_segments):
-            shift = t.segment_shift[i]
             length = popcount(t.segment_mask[i])
             for idx in range(1 << length):
-                code = 0
-                place = 1
-                for k in range(popcount(idx)):  # the codes of the smaller subsets first
-                    code += place
-                    place *= n
-                place = 1
-                for k in range(length):
-                    if (idx >> k) & 1:
-                        code += <uint64_t>max(t.owner[shift + k], 0) * place
-                        place *= n
-                t.segment_code[i][idx] = <uint32_t>code
+                t.segment_code[i][idx] = dense_code(t, t.segment_shift[i], length, idx)
 
     cdef void _shape_layout(self):
         """Where each group's shape code goes in the two shape words; no shapes if
@@ -1988,7 +1999,7 @@ cdef class Engine:
                 t.shape_offset[g] = 0
                 continue
             length = bin(m).count("1")
-            width = (sum(n**k for k in range(length + 1)) - 1).bit_length()
+            width = _dense_code_bits(n, length)
             if m + 1 != 1 << length or length > 9 or width > 32:
                 return
             if offset + width > 64:
@@ -2003,24 +2014,13 @@ cdef class Engine:
 
     cdef void _shape_codes(self):
         """For shape_of: per group and subset of its cards in play, a dense code of
-        the subset's size and its cards' owners from the highest down."""
+        the subset and its cards' owners (dense_code)."""
         cdef Tables* t = &self.tables
-        cdef int g, idx, k, length, n = t.n_players
-        cdef uint64_t code, place
+        cdef int g, idx, length
         for g in range(t.n_shape_groups):
             length = popcount(t.group_mask[g])
             for idx in range(1 << length):
-                code = 0
-                place = 1
-                for k in range(popcount(idx)):  # the codes of the smaller subsets first
-                    code += place
-                    place *= n
-                place = 1
-                for k in range(length - 1, -1, -1):
-                    if (idx >> k) & 1:
-                        code += <uint64_t>max(t.owner[g * GROUP_WIDTH + k], 0) * place
-                        place *= n
-                t.shape_code[g][idx] = <uint32_t>code
+                t.shape_code[g][idx] = dense_code(t, g * GROUP_WIDTH, length, idx)
 
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit
