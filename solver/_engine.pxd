@@ -122,6 +122,7 @@ cdef struct Tables:
     int coalition_smear          # Putz: the coalition's last card onto its own winner richest first
     int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
+    int mtdf_window              # MTD(f) tests as windows this much either side of the test value (0: null windows)
     int shape_table              # positions of the same shape share bounds (ShapeEntry)
     # A shape: per group, which of its cards are in play and who holds them, by rank
     int n_shape_groups           # 0: this game's shapes do not fit two words

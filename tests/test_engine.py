@@ -270,6 +270,23 @@ def test_shape_table_changes_the_search_not_the_values(game: str, fields: dict) 
     assert with_shapes.nodes < without.nodes
 
 
+@pytest.mark.parametrize(
+    "game, fields, window",
+    [
+        ("bassadewitz", {}, 0),  # on by default there
+        ("belote", {"trump": "H"}, 5),
+        ("putz", {"trump": "S"}, 5),
+        ("klaverjas", {"trump": "H", "declarer": 0}, 5),  # nat settlements too
+    ],
+)
+def test_mtdf_windows_change_the_passes_not_the_values(game: str, fields: dict, window: int) -> None:
+    position = full_deal(game, 12, **fields)
+    plain = analyse(position, engine=Engine(8))
+    other = analyse(position, engine=Engine(8), engine_options={"mtdf_window": window})
+    assert plain.to_dict()["moves"] == other.to_dict()["moves"]
+    assert plain.nodes != other.nodes
+
+
 def test_per_root_move_statistics_add_up() -> None:
     from solver.compile import build_spec
 
