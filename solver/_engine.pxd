@@ -123,6 +123,7 @@ cdef struct Tables:
     int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
     int mtdf_window              # MTD(f) tests as windows this much either side of the test value (0: null windows)
+    int nat_shapes               # nat: bounds between positions of one shape through the order of their totals (NatEntry)
     int shape_table              # positions of the same shape share bounds (ShapeEntry)
     # A shape: per group, which of its cards are in play and who holds them, by rank
     int n_shape_groups           # 0: this game's shapes do not fit two words
@@ -149,6 +150,20 @@ cdef struct Entry:
 # A shape-table entry, 32 bytes (two to a cache line): bounds on the value of the
 # position `cards` (relative to the score so far), usable, widened by a margin, for
 # every position of the same shape (`shape`, `shape2`, `hi`; see shape_of, shape_hi).
+# A nat shape entry, 32 bytes, in the shape table's upper half (Klaverjas `score`):
+# bounds on a nat search's value (for the side searched) at the position `cards`
+# with the totals so far `diff` and `sum` (see nat_bounds), usable for positions of
+# the same shape; the second shape word carries the rest of the shape and the
+# generation in its high bits (nat_shape_tag).
+cdef struct NatEntry:
+    uint64_t shape
+    uint64_t shape2
+    uint64_t cards
+    int16_t lower
+    int16_t upper
+    int16_t diff                 # the declarers' total minus the defenders'
+    int16_t sum                  # both totals and the points still in play
+
 cdef struct ShapeEntry:
     uint64_t shape
     uint64_t shape2

@@ -77,6 +77,8 @@ cdef struct Ctx:
     uint64_t shape_mask
     int64_t shape_hits           # statistics for benchmarks
     int64_t shape_cuts
+    uint64_t nat_mask            # nat_shapes: their entries take the shape table's upper half
+    uint64_t nat_base
     int horizon_stop             # an estimate: trick boundaries with this many tricks left or fewer are leaves (0: none)
 
 
@@ -591,6 +593,97 @@ cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t sha
     e.generation = c.generation
 
 
+# --- nat shapes -------------------------------------------------------------------
+# Klaverjas nat searches: their values are not additive, so the shape table's
+# margins do not apply, but an order does (nat_bounds): positions of one shape with
+# the same roem to come, whose totals so far are ordered, have ordered values.
+
+cdef inline NatEntry* nat_slot(Ctx* c, uint64_t shape, uint64_t tag) noexcept nogil:
+    """The pair of nat entries for the position's shape (two to a cache line)."""
+    return <NatEntry*>&c.shapes[c.nat_base + ((((shape ^ (tag * <uint64_t>0x9E3779B97F4A7C15))
+                                                * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.nat_mask & ~(<uint64_t>1))]
+
+
+cdef inline uint64_t nat_shape_tag(Ctx* c, uint64_t shape2, uint16_t hi) noexcept nogil:
+    """The shape's second word with the rest of the shape and the generation above it."""
+    return shape2 | (<uint64_t>hi << 40) | (<uint64_t>c.generation << 56)
+
+
+cdef inline void nat_bounds(Ctx* c, NatEntry* e, int* lo, int* hi) noexcept nogil:
+    """The bounds (for the side searched) that the entry `e`, a position of the same
+    shape and the same roem to come (same_roem), gives this one; (-INF, INF) if none.
+
+    The declarers' value is g(D, S) of the final difference D and sum S of the
+    totals: D if made, else -S; g never falls as D rises, and falls by at most
+    what S rises.  The same strategies, mapped by rank, add to D within the shape
+    margin m of each other, and to S exactly the points in play and the same roem.
+    So if this D is at least the entry's plus m, the entry's lower bound holds here,
+    less what this S ends higher; if at most the entry's minus m, its upper bound,
+    plus what this S ends lower."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int d = s.scores[t.nat_side] - s.scores[1 - t.nat_side]
+    cdef int sum_ = s.scores[0] + s.scores[1] + s.points_left
+    cdef int m = 0, down, up, more, below, above
+    if e.cards != s.in_hands:
+        shape_margins(t, e.cards, s.in_hands, &down, &up)
+        m = down  # two sides: down == up
+    more = sum_ - e.sum
+    below = more if more > 0 else 0
+    above = -more if more < 0 else 0
+    lo[0] = -INF
+    hi[0] = INF
+    if t.max_side == t.nat_side:
+        if d - m >= e.diff and e.lower > -INF:
+            lo[0] = e.lower - below
+        if d + m <= e.diff and e.upper < INF:
+            hi[0] = e.upper + above
+    else:
+        if d + m <= e.diff and e.lower > -INF:
+            lo[0] = e.lower - above
+        if d - m >= e.diff and e.upper < INF:
+            hi[0] = e.upper + below
+
+
+cdef inline bint same_nat_position(Ctx* c, NatEntry* e, uint64_t tag) noexcept nogil:
+    cdef Tables* t = c.t
+    return e.shape2 == tag and e.cards == c.s.in_hands \
+        and e.diff == c.s.scores[t.nat_side] - c.s.scores[1 - t.nat_side] \
+        and e.sum == c.s.scores[0] + c.s.scores[1] + c.s.points_left
+
+
+cdef inline void nat_store(Ctx* c, NatEntry* e, uint64_t shape, uint64_t tag, int v, int alpha, int beta) noexcept nogil:
+    """Keep a nat search's fail-soft result in the pair at `e`: merged with the same
+    position's entry, else first, the other moved second (the newest two kept)."""
+    cdef Tables* t = c.t
+    cdef int lo = -INF, up = INF
+    if v <= alpha:
+        up = v
+    elif v >= beta:
+        lo = v
+    else:
+        lo = v
+        up = v
+    if e[1].shape == shape and same_nat_position(c, &e[1], tag):
+        e = &e[1]
+    elif not (e[0].shape == shape and same_nat_position(c, &e[0], tag)):
+        e[1] = e[0]
+        e[0].shape = 0
+        e[0].shape2 = 0
+    if e.shape == shape and same_nat_position(c, e, tag):
+        if e.lower > lo:
+            lo = e.lower
+        if e.upper < up:
+            up = e.upper
+    e.shape = shape
+    e.shape2 = tag
+    e.cards = c.s.in_hands
+    e.diff = <int16_t>(c.s.scores[t.nat_side] - c.s.scores[1 - t.nat_side])
+    e.sum = <int16_t>(c.s.scores[0] + c.s.scores[1] + c.s.points_left)
+    e.lower = <int16_t>lo if lo > -INF else -INF
+    e.upper = <int16_t>up if up < INF else INF
+
+
 # --- search -----------------------------------------------------------------------
 
 cdef inline int desirability(Ctx* c, int winner_seat, bint maximising) noexcept nogil:
@@ -987,7 +1080,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
     cdef int second, lo, hi, a0, b0, r, killer_slot, sure_for, sure_against, bound_lo = 0, bound_hi = 0
-    cdef bint use_shape = False
+    cdef bint use_shape = False, use_nat = False
+    cdef NatEntry* ne = NULL
+    cdef uint64_t ntag = 0
     cdef uint64_t shape = 0, shape2 = 0
     cdef uint16_t shi = 0
     cdef ShapeEntry* se = NULL
@@ -1032,6 +1127,12 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             se = &c.shapes[((shape ^ (shape2 * <uint64_t>0x94D049BB133111EB) ^ (<uint64_t>shi * <uint64_t>0x9E3779B97F4A7C15))
                             * <uint64_t>0xBF58476D1CE4E5B9) >> 32 & c.shape_mask]
             __builtin_prefetch(se)
+        elif t.nat_shapes and s.trick_len == 0 and t.settle == SETTLE_NAT:
+            use_nat = True  # the nat entries' slot, likewise
+            shape_of(t, s, &shape, &shape2)
+            ntag = nat_shape_tag(c, shape2, shape_hi(t, s))
+            ne = nat_slot(c, shape, ntag)
+            __builtin_prefetch(ne)
     if t.roem and t.roem_free_levers and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE \
             and not more_roem_possible(c):
         roem_off(t)  # for this subtree
@@ -1134,10 +1235,27 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 alpha = lo
             if hi < beta:
                 beta = hi
+    if use_nat:  # positions of the same shape in nat searches: bounds if the totals are ordered
+        for i in range(2):
+            if ne[i].shape == shape and ne[i].shape2 == ntag \
+                    and (ne[i].cards == s.in_hands or same_roem(t, ne[i].cards, s)):
+                nat_bounds(c, &ne[i], &lo, &hi)
+                if lo >= beta or lo == hi:
+                    c.shape_cuts += 1
+                    return lo
+                if hi <= alpha:
+                    c.shape_cuts += 1
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
     if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
             remember(c, slots, &key, base, v, alpha, beta, 255)
+            if use_nat:
+                nat_store(c, ne, shape, ntag, v, alpha, beta)
         return v
 
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
@@ -1150,6 +1268,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             remember(c, slots, &key, base, best, a0, b0, 255)
         if use_shape and not c.aborted:
             shape_store(c, se, shape, shape2, shi, base, best, a0, b0)
+        if use_nat and not c.aborted:
+            nat_store(c, ne, shape, ntag, best, a0, b0)
         return best
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
@@ -1186,6 +1306,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         remember(c, slots, &key, base, best, a0, b0, best_move)
     if use_shape:
         shape_store(c, se, shape, shape2, shi, base, best, a0, b0)
+    if use_nat:
+        nat_store(c, ne, shape, ntag, best, a0, b0)
     return best
 
 
@@ -1631,6 +1753,11 @@ cdef class Engine:
         c.table_mask = self.table_mask
         c.shapes = self.shapes
         c.shape_mask = self.shape_entries - 1
+        if self.tables.settle == SETTLE_NAT and self.tables.nat_shapes:
+            # the upper half of the shape table holds the nat entries (nat_store)
+            c.shape_mask = self.shape_entries // 2 - 1
+            c.nat_mask = self.shape_entries // 2 - 1
+            c.nat_base = self.shape_entries // 2
         c.shape_hits = 0
         c.shape_cuts = 0
         c.node_limit = node_limit
@@ -1908,6 +2035,11 @@ cdef class Engine:
         t.coalition_smear = spec.get("coalition_smear", int(t.n_sides > 2 and t.weight[t.max_side] > 0))
         self._key_layout(spec)
         self._shape_layout()
+        # nat entries carry the rest of the shape and the generation above the
+        # second shape word's 40 bits (nat_shape_tag)
+        t.nat_shapes = spec.get("nat_shapes", 1) and t.n_shape_groups > 0 and all(
+            t.shape_word[g] == 0 or t.shape_offset[g] + _dense_code_bits(t.n_players, popcount(t.group_mask[g])) <= 40
+            for g in range(t.n_shape_groups))
         for i in range(t.n_sides):
             if t.weight[i] > 0:
                 t.has_gain = 1

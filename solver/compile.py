@@ -80,6 +80,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
     "mtdf_window",  # 0 (null windows), or half the width of each MTD(f) test's window (Bassadewitz: 6)
+    "nat_shapes",  # on: Klaverjas nat, bounds between positions of one shape whose totals are ordered
     "shape_table",  # on: positions of the same shape (cards by rank and holder) share bounds, within a margin
 )
 

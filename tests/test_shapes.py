@@ -176,3 +176,41 @@ def test_positions_of_one_shape_and_alike_roem_differ_at_most_by_the_points() ->
                 checked += 1
                 with_roem += search.most_roem(a) > 0
     assert checked > 0 and with_roem > 0
+
+
+def test_nat_positions_of_one_shape_have_values_ordered_like_their_totals() -> None:
+    """Klaverjas `score` (nat): the value is not additive, but for two positions of
+    one shape whose every possible trick scores alike roem, with D the declarers'
+    total minus the defenders' so far, S both totals plus the points in play and m
+    the points margin: if D_b - m >= D_a the declarers' value at b is at least theirs
+    at a, less what S_b exceeds S_a; if D_b + m <= D_a, at most it, plus what S_a
+    exceeds S_b (the engine's nat_bounds; the defenders' values are the negation).
+    On these positions the check fails without the margin or without the S terms."""
+    checked = ordered = 0
+    for start in random_positions("klaverjas", 40, seed="nat-shapes", min_tricks=3, max_tricks=3):
+        start = start.with_objective("score")
+        side = start.side
+        declarers = start.rules.side_of(start.rules.contract_seat)
+        sign = 1 if side == declarers else -1  # the declarers' values, whoever is analysed
+        owner = {card: seat for seat, hand in enumerate(start.hands) for card in hand}
+        search = PlainSearch(side, [1 if s == side else -1 for s in range(start.rules.n_sides)])
+        by_shape: dict[tuple, dict[tuple, Position]] = defaultdict(dict)
+        for p in boundary_positions(start):
+            # positions of the same cards count once per pair of totals here
+            by_shape[shape_of(p, owner)].setdefault((tuple(map(str, cards_by_rank(p))), p.scored), p)
+        for same in by_shape.values():
+            for a, b in combinations(same.values(), 2):
+                if not roem_alike(a, b):
+                    continue
+                margin = sum(abs(b.rules.points(y) - a.rules.points(x)) for x, y in zip(cards_by_rank(a), cards_by_rank(b)))
+                da, db = (p.scored[declarers] - p.scored[1 - declarers] for p in (a, b))
+                sa, sb = (sum(p.scored) + sum(p.rules.points(c) for h in p.hands for c in h) for p in (a, b))
+                va, vb = sign * search.value(a), sign * search.value(b)
+                if db - margin >= da:
+                    assert vb >= va - max(0, sb - sa), (a.to_dict(), b.to_dict(), va, vb, margin)
+                    ordered += 1
+                if db + margin <= da:
+                    assert vb <= va + max(0, sa - sb), (a.to_dict(), b.to_dict(), va, vb, margin)
+                    ordered += 1
+                checked += 1
+    assert checked > 0 and ordered > 0
