@@ -1625,7 +1625,8 @@ cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
 
 cdef class Engine:
     """A search engine with its own transposition tables, `tt_megabytes` in all (the
-    table of positions and the shape table, half each).
+    table of positions and the shape table, half each; in Klaverjas `score`, the
+    shape table's upper half holds the nat entries, NatEntry).
 
     One engine serves one thread at a time; give each thread its own.  The tables
     are kept between calls and reused when the next position comes from the same deal
