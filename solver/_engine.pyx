@@ -77,8 +77,7 @@ cdef struct Ctx:
     uint64_t shape_mask
     int64_t shape_hits           # statistics for benchmarks
     int64_t shape_cuts
-    uint64_t nat_mask            # nat_shapes: their entries take the shape table's upper half
-    uint64_t nat_base
+    uint64_t nat_mask            # nat_shapes: their entries share the shape table
     int horizon_stop             # an estimate: trick boundaries with this many tricks left or fewer are leaves (0: none)
 
 
@@ -600,8 +599,8 @@ cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t sha
 
 cdef inline NatEntry* nat_slot(Ctx* c, uint64_t shape, uint64_t tag) noexcept nogil:
     """The pair of nat entries for the position's shape (two to a cache line)."""
-    return <NatEntry*>&c.shapes[c.nat_base + ((((shape ^ (tag * <uint64_t>0x9E3779B97F4A7C15))
-                                                * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.nat_mask & ~(<uint64_t>1))]
+    return <NatEntry*>&c.shapes[(((shape ^ (tag * <uint64_t>0x9E3779B97F4A7C15))
+                                  * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.nat_mask & ~(<uint64_t>1)]
 
 
 cdef inline uint64_t nat_shape_tag(Ctx* c, uint64_t shape2, uint16_t hi) noexcept nogil:
@@ -1626,7 +1625,7 @@ cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
 cdef class Engine:
     """A search engine with its own transposition tables, `tt_megabytes` in all (the
     table of positions and the shape table, half each; in Klaverjas `score`, the
-    shape table's upper half holds the nat entries, NatEntry).
+    nat entries, NatEntry, share the shape table).
 
     One engine serves one thread at a time; give each thread its own.  The tables
     are kept between calls and reused when the next position comes from the same deal
@@ -1755,10 +1754,10 @@ cdef class Engine:
         c.shapes = self.shapes
         c.shape_mask = self.shape_entries - 1
         if self.tables.settle == SETTLE_NAT and self.tables.nat_shapes:
-            # the upper half of the shape table holds the nat entries (nat_store)
-            c.shape_mask = self.shape_entries // 2 - 1
-            c.nat_mask = self.shape_entries // 2 - 1
-            c.nat_base = self.shape_entries // 2
+            # the nat entries share the shape table's slots: neither kind can match a
+            # probe of the other (a NatEntry's second word has its high bits set,
+            # nat_shape_tag, and a shape's never has)
+            c.nat_mask = self.shape_entries - 1
         c.shape_hits = 0
         c.shape_cuts = 0
         c.node_limit = node_limit

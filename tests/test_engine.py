@@ -270,13 +270,13 @@ def test_shape_table_changes_the_search_not_the_values(game: str, fields: dict) 
     assert with_shapes.nodes < without.nodes
 
 
-@pytest.mark.parametrize("seed, rules", [(11, "rotterdam"), (12, "amsterdam"), (13, "rotterdam")])
+@pytest.mark.parametrize("seed, rules", [(19, "rotterdam"), (24, "rotterdam"), (29, "amsterdam")])  # nats and made
 def test_nat_shapes_change_the_search_not_the_values(seed: int, rules: str) -> None:
     position = full_deal("klaverjas", seed, trump="S", declarer=1, options={"rules": rules})
     with_bounds = analyse(position, engine=Engine(8))
     without = analyse(position, engine=Engine(8), engine_options={"nat_shapes": 0})
     assert with_bounds.to_dict()["moves"] == without.to_dict()["moves"]
-    assert with_bounds.nodes != without.nodes
+    assert with_bounds.nodes < without.nodes
 
 
 @pytest.mark.parametrize(
