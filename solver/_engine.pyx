@@ -453,15 +453,22 @@ cdef void store(Ctx* c, Entry* slots, Key* k, int base, int lower, int upper, in
     victim.generation = c.generation
 
 
-cdef inline void remember(Ctx* c, Entry* slots, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
-    """Store a fail-soft result of a search with window (alpha, beta): outside the
-    window it is only a bound."""
+cdef inline void fail_soft_bounds(int v, int alpha, int beta, int* lo, int* up) noexcept nogil:
+    """The bounds a fail-soft result `v` of a search with window (alpha, beta) gives:
+    outside the window it is only a bound."""
+    lo[0] = v
+    up[0] = v
     if v <= alpha:
-        store(c, slots, k, base, -INF, v, move)
+        lo[0] = -INF
     elif v >= beta:
-        store(c, slots, k, base, v, INF, move)
-    else:
-        store(c, slots, k, base, v, v, move)
+        up[0] = INF
+
+
+cdef inline void remember(Ctx* c, Entry* slots, Key* k, int base, int v, int alpha, int beta, int move) noexcept nogil:
+    """Store a fail-soft result of a search with window (alpha, beta)."""
+    cdef int lo, up
+    fail_soft_bounds(v, alpha, beta, &lo, &up)
+    store(c, slots, k, base, lo, up, move)
 
 
 # --- shape table ------------------------------------------------------------------
@@ -570,14 +577,8 @@ cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t sha
     """Keep the fail-soft result `v` of a search with window (alpha, beta) in the
     slot `e`: merged with the bounds there if it holds the same cards, else in
     their place (one entry a slot, the newest kept)."""
-    cdef int lo = -INF, up = INF
-    if v <= alpha:
-        up = v
-    elif v >= beta:
-        lo = v
-    else:
-        lo = v
-        up = v
+    cdef int lo, up
+    fail_soft_bounds(v, alpha, beta, &lo, &up)
     if e.generation == c.generation and e.shape == shape and e.shape2 == shape2 and e.hi == hi and e.cards == c.s.in_hands:
         if unrel(e.lower, base) > lo:
             lo = unrel(e.lower, base)
@@ -590,6 +591,22 @@ cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t sha
     e.lower = clamp_rel(lo, base)
     e.upper = clamp_rel(up, base)
     e.generation = c.generation
+
+
+cdef inline bint settled_by_bounds(int lo, int hi, int* alpha, int* beta, int* v) noexcept nogil:
+    """Whether the bounds [lo, hi] on a position's value settle a search with window
+    (alpha, beta) (then `v` is the value to return); else the window is narrowed to them."""
+    if lo >= beta[0] or lo == hi:
+        v[0] = lo
+        return True
+    if hi <= alpha[0]:
+        v[0] = hi
+        return True
+    if lo > alpha[0]:
+        alpha[0] = lo
+    if hi < beta[0]:
+        beta[0] = hi
+    return False
 
 
 # --- nat shapes -------------------------------------------------------------------
@@ -655,14 +672,8 @@ cdef inline void nat_store(Ctx* c, NatEntry* e, uint64_t shape, uint64_t tag, in
     """Keep a nat search's fail-soft result in the pair at `e`: merged with the same
     position's entry, else first, the other moved second (the newest two kept)."""
     cdef Tables* t = c.t
-    cdef int lo = -INF, up = INF
-    if v <= alpha:
-        up = v
-    elif v >= beta:
-        lo = v
-    else:
-        lo = v
-        up = v
+    cdef int lo, up
+    fail_soft_bounds(v, alpha, beta, &lo, &up)
     if e[1].shape == shape and same_nat_position(c, &e[1], tag):
         e = &e[1]
     elif not (e[0].shape == shape and same_nat_position(c, &e[0], tag)):
@@ -1224,31 +1235,17 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 lo -= down
             if hi < INF:
                 hi += up
-            if lo >= beta or lo == hi:
+            if settled_by_bounds(lo, hi, &alpha, &beta, &v):
                 c.shape_cuts += 1
-                return lo
-            if hi <= alpha:
-                c.shape_cuts += 1
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+                return v
     if use_nat:  # positions of the same shape in nat searches: bounds if the totals are ordered
         for i in range(2):
             if ne[i].shape == shape and ne[i].shape2 == ntag \
                     and (ne[i].cards == s.in_hands or same_roem(t, ne[i].cards, s)):
                 nat_bounds(c, &ne[i], &lo, &hi)
-                if lo >= beta or lo == hi:
+                if settled_by_bounds(lo, hi, &alpha, &beta, &v):
                     c.shape_cuts += 1
-                    return lo
-                if hi <= alpha:
-                    c.shape_cuts += 1
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+                    return v
     if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
