@@ -25,11 +25,16 @@ future points, so they do not depend on the path.
 """
 
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._minimax cimport fold_child, sort_by_key
+
+
+cdef extern from "table_memory.h":
+    void* table_memory(size_t size) nogil  # zeroed, in huge pages where possible
+
 
 MARRIAGE = 1
 BESIGUE = 2
@@ -1160,7 +1165,7 @@ cdef class BesigueEngine:
         cdef long long entries = 1024
         while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
             entries *= 2
-        self.table = <Entry*>calloc(entries, sizeof(Entry))
+        self.table = <Entry*>table_memory(entries * sizeof(Entry))
         if self.table == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes

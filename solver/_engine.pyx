@@ -91,8 +91,8 @@ cdef inline int popcount(uint64_t x) noexcept nogil:
     return __builtin_popcountll(x)
 
 
-cdef extern from "stdlib.h":
-    int posix_memalign(void** ptr, size_t alignment, size_t size) nogil
+cdef extern from "table_memory.h":
+    void* table_memory(size_t size) nogil  # zeroed, in huge pages where possible
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
@@ -1652,16 +1652,10 @@ cdef class Engine:
             entries *= 2
         while shape_entries * 2 * sizeof(ShapeEntry) <= half:
             shape_entries *= 2
-        # aligned to a cache line, so a bucket of four entries (or two shape
-        # entries) is one line, one miss
-        cdef void* mem = NULL
-        if posix_memalign(&mem, 64, entries * sizeof(Entry)) == 0:
-            memset(mem, 0, entries * sizeof(Entry))
-            self.table = <Entry*>mem
-        mem = NULL
-        if posix_memalign(&mem, 64, shape_entries * sizeof(ShapeEntry)) == 0:
-            memset(mem, 0, shape_entries * sizeof(ShapeEntry))
-            self.shapes = <ShapeEntry*>mem
+        # aligned to a cache line at least, so a bucket of four entries (or two
+        # shape entries) is one line, one miss; in huge pages (8 MB: time -5 to -10%)
+        self.table = <Entry*>table_memory(entries * sizeof(Entry))
+        self.shapes = <ShapeEntry*>table_memory(shape_entries * sizeof(ShapeEntry))
         if self.table == NULL or self.shapes == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes
