@@ -147,9 +147,10 @@ cdef struct Entry:
     uint8_t generation
 
 
-# A shape-table entry, 32 bytes (two to a cache line): bounds on the value of the
-# position `cards` (relative to the score so far), usable, widened by a margin, for
-# every position of the same shape (`shape`, `shape2`, `hi`; see shape_of, shape_hi).
+# A shape-table entry, 32 bytes, in pairs (one cache line; the newest two kept):
+# bounds on the value of the position `cards` (relative to the score so far),
+# usable, widened by a margin, for every position of the same shape (`shape`,
+# `shape2`, `hi`; see shape_of, shape_hi).
 # A nat shape entry, 32 bytes, in the shape table's slots (Klaverjas `score`):
 # bounds on a nat search's value (for the side searched) at the position `cards`
 # with the totals so far `diff` and `sum` (see nat_bounds), usable for positions of

@@ -572,14 +572,47 @@ cdef inline uint16_t shape_hi(Tables* t, State* s) noexcept nogil:
     return <uint16_t>hi
 
 
+cdef inline ShapeEntry* shape_pair(Ctx* c, uint64_t shape, uint64_t shape2, uint16_t hi) noexcept nogil:
+    """The pair of entries for a shape (two to a cache line): two positions of one
+    shape at hand, the nearer (smaller margins) and the wider bounds serve."""
+    return &c.shapes[(((shape ^ (shape2 * <uint64_t>0x94D049BB133111EB) ^ (<uint64_t>hi * <uint64_t>0x9E3779B97F4A7C15))
+                       * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.shape_mask & ~(<uint64_t>1)]
+
+
+cdef inline bint same_shape(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t shape2, uint16_t hi) noexcept nogil:
+    return e.generation == c.generation and e.shape == shape and e.shape2 == shape2 and e.hi == hi
+
+
+cdef inline void narrow_by_shape(Ctx* c, ShapeEntry* e, int base, int alpha, int beta, int* lo, int* hi) noexcept nogil:
+    """Narrow the bounds [lo, hi] by those of `e`, a position of the same shape,
+    widened by the margins (if its roem to come is alike; and not when even its
+    bounds unwidened would leave the window (alpha, beta) as it is)."""
+    cdef int e_lo = unrel(e.lower, base), e_hi = unrel(e.upper, base), down = 0, up = 0
+    if e_lo <= alpha and e_hi >= beta:
+        return
+    if c.t.roem_candidates and not same_roem(c.t, e.cards, &c.s):
+        return
+    if e.cards != c.s.in_hands:
+        shape_margins(c.t, e.cards, c.s.in_hands, &down, &up)
+    if e_lo > -INF and e_lo - down > lo[0]:
+        lo[0] = e_lo - down
+    if e_hi < INF and e_hi + up < hi[0]:
+        hi[0] = e_hi + up
+
+
 cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t shape2, uint16_t hi, int base, int v, int alpha,
                              int beta) noexcept nogil:
     """Keep the fail-soft result `v` of a search with window (alpha, beta) in the
-    slot `e`: merged with the bounds there if it holds the same cards, else in
-    their place (one entry a slot, the newest kept)."""
+    pair at `e`: merged with the same position's entry, else first, the other
+    moved second (the newest two kept)."""
     cdef int lo, up
     fail_soft_bounds(v, alpha, beta, &lo, &up)
-    if e.generation == c.generation and e.shape == shape and e.shape2 == shape2 and e.hi == hi and e.cards == c.s.in_hands:
+    if same_shape(c, &e[1], shape, shape2, hi) and e[1].cards == c.s.in_hands:
+        e = &e[1]
+    elif not (same_shape(c, e, shape, shape2, hi) and e.cards == c.s.in_hands):
+        e[1] = e[0]
+        e.generation = 0
+    if e.generation == c.generation:  # the same position: what it knew still holds
         if unrel(e.lower, base) > lo:
             lo = unrel(e.lower, base)
         if unrel(e.upper, base) < up:
@@ -1134,8 +1167,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             use_shape = True  # its slot is fetched too
             shape_of(t, s, &shape, &shape2)
             shi = shape_hi(t, s)
-            se = &c.shapes[((shape ^ (shape2 * <uint64_t>0x94D049BB133111EB) ^ (<uint64_t>shi * <uint64_t>0x9E3779B97F4A7C15))
-                            * <uint64_t>0xBF58476D1CE4E5B9) >> 32 & c.shape_mask]
+            se = shape_pair(c, shape, shape2, shi)
             __builtin_prefetch(se)
         elif t.nat_shapes and s.trick_len == 0 and t.settle == SETTLE_NAT:
             use_nat = True  # the nat entries' slot, likewise
@@ -1224,20 +1256,16 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 return bound_hi
             if bound_lo >= beta:
                 return bound_lo
-    if use_shape:  # a position of the same shape: its bounds, widened by the margins
-        if se.generation == c.generation and se.shape == shape and se.shape2 == shape2 and se.hi == shi \
-                and (not t.roem_candidates or same_roem(t, se.cards, s)):
-            c.shape_hits += 1
-            shape_margins(t, se.cards, s.in_hands, &down, &up)
-            lo = unrel(se.lower, base)
-            hi = unrel(se.upper, base)
-            if lo > -INF:
-                lo -= down
-            if hi < INF:
-                hi += up
-            if settled_by_bounds(lo, hi, &alpha, &beta, &v):
-                c.shape_cuts += 1
-                return v
+    if use_shape:  # positions of the same shape: their bounds, widened by the margins
+        lo = -INF
+        hi = INF
+        for i in range(2):
+            if same_shape(c, &se[i], shape, shape2, shi):
+                c.shape_hits += 1
+                narrow_by_shape(c, &se[i], base, alpha, beta, &lo, &hi)
+        if settled_by_bounds(lo, hi, &alpha, &beta, &v):
+            c.shape_cuts += 1
+            return v
     if use_nat:  # positions of the same shape in nat searches: bounds if the totals are ordered
         for i in range(2):
             if ne[i].shape == shape and ne[i].shape2 == ntag \
