@@ -125,6 +125,7 @@ cdef struct Tables:
     int mtdf_window              # MTD(f) tests as windows this much either side of the test value (0: null windows)
     int nat_shapes               # nat: bounds between positions of one shape through the order of their totals (NatEntry)
     int shape_table              # positions of the same shape share bounds (ShapeEntry)
+    int shape_alone_tricks       # this many tricks left or fewer: the shape table alone, no main-table probe
     # A shape: per group, which of its cards are in play and who holds them, by rank
     int n_shape_groups           # 0: this game's shapes do not fit two words
     int8_t shape_word[MAX_GROUPS]
