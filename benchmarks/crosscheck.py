@@ -25,8 +25,9 @@ from solver import analyse
 from solver.compile import ENGINE_OPTIONS
 from tests.randompos import CONFIGS, random_positions
 
-# every lever off; endgame_tricks 0 means no plain search below the table
-PLAIN = {name: 0 for name in ENGINE_OPTIONS}
+# every lever off; endgame_tricks 0 means no plain search below the table (shape_set
+# is the shape table's layout, 2 or 4, and the shape table is off)
+PLAIN = {name: 0 for name in ENGINE_OPTIONS if name != "shape_set"}
 
 
 def crosscheck(game: str, per_value: int, min_tricks: int, max_tricks: int, seed: int = 3, out: Any = sys.stdout) -> int:

@@ -125,6 +125,7 @@ cdef struct Tables:
     int mtdf_window              # MTD(f) tests as windows this much either side of the test value (0: null windows)
     int nat_shapes               # nat: bounds between positions of one shape through the order of their totals (NatEntry)
     int shape_table              # positions of the same shape share bounds (ShapeEntry)
+    int shape_set                # entries per set of the shape table: 2 or 4
     int shape_alone_tricks       # this many tricks left or fewer: the shape table alone, no main-table probe
     # A shape: per group, which of its cards are in play and who holds them, by rank
     int n_shape_groups           # 0: this game's shapes do not fit two words
@@ -148,11 +149,11 @@ cdef struct Entry:
     uint8_t generation
 
 
-# A shape-table entry, 32 bytes, in pairs (one cache line; the newest two kept):
+# A shape-table entry, 32 bytes, in sets of 2 or 4 (Tables.shape_set; newest first):
 # bounds on the value of the position `cards` (relative to the score so far),
 # usable, widened by a margin, for every position of the same shape (`shape`,
 # `shape2`, `hi`; see shape_of, shape_hi).
-# A nat shape entry, 32 bytes, in the shape table's slots (Klaverjas `score`):
+# A nat shape entry, 32 bytes, in the shape table's sets (Klaverjas `score`):
 # bounds on a nat search's value (for the side searched) at the position `cards`
 # with the totals so far `diff` and `sum` (see nat_bounds), usable for positions of
 # the same shape; the second shape word carries the rest of the shape and the

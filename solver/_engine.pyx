@@ -8,7 +8,7 @@ and touches only its own `Engine`.
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free
-from libc.string cimport memset
+from libc.string cimport memcpy, memmove, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._minimax cimport fold_child, sort_by_key
@@ -77,7 +77,6 @@ cdef struct Ctx:
     uint64_t shape_mask
     int64_t shape_hits           # statistics for benchmarks
     int64_t shape_cuts
-    uint64_t nat_mask            # nat_shapes: their entries share the shape table
     int horizon_stop             # an estimate: trick boundaries with this many tricks left or fewer are leaves (0: none)
 
 
@@ -572,11 +571,27 @@ cdef inline uint16_t shape_hi(Tables* t, State* s) noexcept nogil:
     return <uint16_t>hi
 
 
-cdef inline ShapeEntry* shape_pair(Ctx* c, uint64_t shape, uint64_t shape2, uint16_t hi) noexcept nogil:
-    """The pair of entries for a shape (two to a cache line): two positions of one
-    shape at hand, the nearer (smaller margins) and the wider bounds serve."""
-    return &c.shapes[(((shape ^ (shape2 * <uint64_t>0x94D049BB133111EB) ^ (<uint64_t>hi * <uint64_t>0x9E3779B97F4A7C15))
-                       * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.shape_mask & ~(<uint64_t>1)]
+# The shape table's entries (ShapeEntry, NatEntry: 32 bytes) come in sets of
+# Tables.shape_set (2: one cache line, or 4: two), one set per shape's hash: several
+# positions of a shape at hand, the nearest (smallest margins) and tightest bounds
+# serve.  A set keeps its newest positions, newest first.
+
+cdef inline uint64_t shape_set_index(Ctx* c, uint64_t h) noexcept nogil:
+    return ((h * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.shape_mask & ~(<uint64_t>(c.t.shape_set - 1))
+
+
+cdef inline void to_front(void* entries, int i) noexcept nogil:
+    """Move entry `i` of a set to the front, the ones before it one place back
+    (i the last: the oldest drops out, its place at the front to be written)."""
+    cdef char kept[32]
+    cdef char* e = <char*>entries
+    memcpy(kept, e + 32 * i, 32)
+    memmove(e + 32, e, 32 * i)
+    memcpy(e, kept, 32)
+
+
+cdef inline ShapeEntry* shape_set_for(Ctx* c, uint64_t shape, uint64_t shape2, uint16_t hi) noexcept nogil:
+    return &c.shapes[shape_set_index(c, shape ^ (shape2 * <uint64_t>0x94D049BB133111EB) ^ (<uint64_t>hi * <uint64_t>0x9E3779B97F4A7C15))]
 
 
 cdef inline bint same_shape(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t shape2, uint16_t hi) noexcept nogil:
@@ -603,15 +618,14 @@ cdef inline void narrow_by_shape(Ctx* c, ShapeEntry* e, int base, int alpha, int
 cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t shape2, uint16_t hi, int base, int v, int alpha,
                              int beta) noexcept nogil:
     """Keep the fail-soft result `v` of a search with window (alpha, beta) in the
-    pair at `e`: merged with the same position's entry, else first, the other
-    moved second (the newest two kept)."""
-    cdef int lo, up
+    set at `e`, first: merged with the same position's entry if there is one."""
+    cdef int lo, up, i = 0
     fail_soft_bounds(v, alpha, beta, &lo, &up)
-    if same_shape(c, &e[1], shape, shape2, hi) and e[1].cards == c.s.in_hands:
-        e = &e[1]
-    elif not (same_shape(c, e, shape, shape2, hi) and e.cards == c.s.in_hands):
-        e[1] = e[0]
-        e.generation = 0
+    while i < c.t.shape_set - 1 and not (same_shape(c, &e[i], shape, shape2, hi) and e[i].cards == c.s.in_hands):
+        i += 1
+    to_front(e, i)
+    if not (same_shape(c, e, shape, shape2, hi) and e.cards == c.s.in_hands):
+        e.generation = 0  # a new position
     if e.generation == c.generation:  # the same position: what it knew still holds
         if unrel(e.lower, base) > lo:
             lo = unrel(e.lower, base)
@@ -647,10 +661,9 @@ cdef inline bint settled_by_bounds(int lo, int hi, int* alpha, int* beta, int* v
 # margins do not apply, but an order does (nat_bounds): positions of one shape with
 # the same roem to come, whose totals so far are ordered, have ordered values.
 
-cdef inline NatEntry* nat_slot(Ctx* c, uint64_t shape, uint64_t tag) noexcept nogil:
-    """The pair of nat entries for the position's shape (two to a cache line)."""
-    return <NatEntry*>&c.shapes[(((shape ^ (tag * <uint64_t>0x9E3779B97F4A7C15))
-                                  * <uint64_t>0xBF58476D1CE4E5B9) >> 32) & c.nat_mask & ~(<uint64_t>1)]
+cdef inline NatEntry* nat_set_for(Ctx* c, uint64_t shape, uint64_t tag) noexcept nogil:
+    """The set of nat entries for the position's shape (in the shape table's sets)."""
+    return <NatEntry*>&c.shapes[shape_set_index(c, shape ^ (tag * <uint64_t>0x9E3779B97F4A7C15))]
 
 
 cdef inline uint64_t nat_shape_tag(Ctx* c, uint64_t shape2, uint16_t hi) noexcept nogil:
@@ -702,17 +715,14 @@ cdef inline bint same_nat_position(Ctx* c, NatEntry* e, uint64_t tag) noexcept n
 
 
 cdef inline void nat_store(Ctx* c, NatEntry* e, uint64_t shape, uint64_t tag, int v, int alpha, int beta) noexcept nogil:
-    """Keep a nat search's fail-soft result in the pair at `e`: merged with the same
-    position's entry, else first, the other moved second (the newest two kept)."""
+    """Keep a nat search's fail-soft result in the set at `e`, first: merged with
+    the same position's entry if there is one."""
     cdef Tables* t = c.t
-    cdef int lo, up
+    cdef int lo, up, i = 0
     fail_soft_bounds(v, alpha, beta, &lo, &up)
-    if e[1].shape == shape and same_nat_position(c, &e[1], tag):
-        e = &e[1]
-    elif not (e[0].shape == shape and same_nat_position(c, &e[0], tag)):
-        e[1] = e[0]
-        e[0].shape = 0
-        e[0].shape2 = 0
+    while i < c.t.shape_set - 1 and not (e[i].shape == shape and same_nat_position(c, &e[i], tag)):
+        i += 1
+    to_front(e, i)
     if e.shape == shape and same_nat_position(c, e, tag):
         if e.lower > lo:
             lo = e.lower
@@ -1165,17 +1175,22 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             use_shape = True
             shape_of(t, s, &shape, &shape2)
             shi = shape_hi(t, s)
-            se = shape_pair(c, shape, shape2, shi)
+            se = shape_set_for(c, shape, shape2, shi)
             __builtin_prefetch(se)
+            if t.shape_set > 2:
+                __builtin_prefetch(&se[2])
+        elif t.nat_shapes and s.trick_len == 0 and t.settle == SETTLE_NAT:
+            use_nat = True  # the nat entries' lines, likewise
+            shape_of(t, s, &shape, &shape2)
+            ntag = nat_shape_tag(c, shape2, shape_hi(t, s))
+            ne = nat_set_for(c, shape, ntag)
+            __builtin_prefetch(ne)
+            if t.shape_set > 2:
+                __builtin_prefetch(&ne[2])
+        if use_shape or use_nat:
             # near the end, the shape table alone: its entries of the same cards do
             # the main table's work, and a node waits for one line instead of two
             use_main = s.tricks_left > t.shape_alone_tricks
-        elif t.nat_shapes and s.trick_len == 0 and t.settle == SETTLE_NAT:
-            use_nat = True  # the nat entries' line, likewise
-            shape_of(t, s, &shape, &shape2)
-            ntag = nat_shape_tag(c, shape2, shape_hi(t, s))
-            ne = nat_slot(c, shape, ntag)
-            __builtin_prefetch(ne)
         if use_main:
             make_key(t, s, &key)
             slots = bucket_of(c, &key)
@@ -1264,7 +1279,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if use_shape:  # positions of the same shape: their bounds, widened by the margins
         lo = -INF
         hi = INF
-        for i in range(2):
+        for i in range(t.shape_set):
             if same_shape(c, &se[i], shape, shape2, shi):
                 c.shape_hits += 1
                 narrow_by_shape(c, &se[i], base, alpha, beta, &lo, &hi)
@@ -1272,7 +1287,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             c.shape_cuts += 1
             return v
     if use_nat:  # positions of the same shape in nat searches: bounds if the totals are ordered
-        for i in range(2):
+        for i in range(t.shape_set):
             if ne[i].shape == shape and ne[i].shape2 == ntag \
                     and (ne[i].cards == s.in_hands or same_roem(t, ne[i].cards, s)):
                 nat_bounds(c, &ne[i], &lo, &hi)
@@ -1777,12 +1792,10 @@ cdef class Engine:
         c.table = self.table
         c.table_mask = self.table_mask
         c.shapes = self.shapes
+        # the nat entries share the shape table's sets: neither kind can match a
+        # probe of the other (a NatEntry's second word has its high bits set,
+        # nat_shape_tag, and a shape's never has)
         c.shape_mask = self.shape_entries - 1
-        if self.tables.settle == SETTLE_NAT and self.tables.nat_shapes:
-            # the nat entries share the shape table's slots: neither kind can match a
-            # probe of the other (a NatEntry's second word has its high bits set,
-            # nat_shape_tag, and a shape's never has)
-            c.nat_mask = self.shape_entries - 1
         c.shape_hits = 0
         c.shape_cuts = 0
         c.node_limit = node_limit
@@ -2033,12 +2046,18 @@ cdef class Engine:
         # positions of the same shape share bounds: belote nodes -75%, Bassadewitz
         # -76%, Putz -52% (12 deals); Klaverjas -26% to -42% (16 deals)
         t.shape_table = spec.get("shape_table", 1)
+        # sets of four entries where many positions share a shape (Klaverjas, Putz:
+        # mean nodes -15 to -20%, time -4 to -16%); elsewhere the second cache line
+        # costs more than the entries give (belote +4%, Klaberjass +7%)
+        t.shape_set = spec.get("shape_set", 4 if t.roem or (t.n_sides > 2 and t.weight[t.max_side] > 0) else 2)
+        if t.shape_set not in (2, 4):
+            raise ValueError("engine_options: shape_set must be 2 or 4")
         # with this many tricks left or fewer, the shape table alone (40 deals, median
         # time ratio to the main table everywhere: belote 0.80, Klaberjass 0.82,
-        # Bassadewitz 0.81 at 5; Rotterdam 0.91 at 4).  Where many positions share a
-        # shape they crowd its pairs, and deeper the main table pays again: 3 in
-        # Putz (0.97; 4: 0.93 but total time +2%) and in Amsterdam (0.98; 4: total +4%)
-        if t.rule == RULE_AMSTERDAM or (t.n_sides > 2 and t.weight[t.max_side] > 0):
+        # Bassadewitz 0.81 at 5; Rotterdam 0.91 at 4; Putz 0.93 to 0.95 at 5 with sets
+        # of four).  In Amsterdam many positions share a shape and crowd its sets:
+        # 3 there (0.98; 4 and 5: 0.95, but total time +4%)
+        if t.rule == RULE_AMSTERDAM:
             t.shape_alone_tricks = spec.get("shape_alone_tricks", 3)
         elif t.rule == RULE_ROTTERDAM:
             t.shape_alone_tricks = spec.get("shape_alone_tricks", 4)

@@ -296,6 +296,26 @@ def test_mtdf_windows_change_the_passes_not_the_values(game: str, fields: dict, 
     assert plain.nodes != other.nodes
 
 
+@pytest.mark.parametrize(
+    "game, fields, other_set",
+    [
+        ("belote", {"trump": "H"}, 4),  # sets of two by default
+        ("bassadewitz", {}, 4),
+        ("putz", {"trump": "S"}, 2),  # sets of four by default
+        ("klaverjas", {"trump": "H", "declarer": 0}, 2),  # nat settlements too
+    ],
+)
+def test_shape_sets_and_the_shape_table_alone_change_the_search_not_the_values(game: str, fields: dict, other_set: int) -> None:
+    position = full_deal(game, 12, **fields)
+    plain = analyse(position, engine=Engine(8))
+    for options in ({"shape_alone_tricks": 0}, {"shape_alone_tricks": 8}, {"shape_set": other_set}):
+        other = analyse(position, engine=Engine(8), engine_options=options)
+        assert plain.to_dict()["moves"] == other.to_dict()["moves"], options
+        assert plain.nodes != other.nodes, options
+    with pytest.raises(ValueError, match="shape_set"):
+        analyse(position, engine=Engine(8), engine_options={"shape_set": 3})
+
+
 def test_per_root_move_statistics_add_up() -> None:
     from solver.compile import build_spec
 
