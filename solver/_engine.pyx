@@ -1139,7 +1139,6 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef uint64_t shape = 0, shape2 = 0
     cdef uint16_t shi = 0
     cdef ShapeEntry* se = NULL
-    cdef int down, up
     cdef bint maximising
     cdef bint use_table, use_main, use_bounds
     cdef uint64_t legal
