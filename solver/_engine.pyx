@@ -598,6 +598,10 @@ cdef inline bint same_shape(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t shap
     return e.generation == c.generation and e.shape == shape and e.shape2 == shape2 and e.hi == hi
 
 
+cdef inline bint same_shape_position(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t shape2, uint16_t hi) noexcept nogil:
+    return same_shape(c, e, shape, shape2, hi) and e.cards == c.s.in_hands
+
+
 cdef inline void narrow_by_shape(Ctx* c, ShapeEntry* e, int base, int alpha, int beta, int* lo, int* hi) noexcept nogil:
     """Narrow the bounds [lo, hi] by those of `e`, a position of the same shape,
     widened by the margins (if its roem to come is alike; and not when even its
@@ -621,12 +625,10 @@ cdef inline void shape_store(Ctx* c, ShapeEntry* e, uint64_t shape, uint64_t sha
     set at `e`, first: merged with the same position's entry if there is one."""
     cdef int lo, up, i = 0
     fail_soft_bounds(v, alpha, beta, &lo, &up)
-    while i < c.t.shape_set - 1 and not (same_shape(c, &e[i], shape, shape2, hi) and e[i].cards == c.s.in_hands):
+    while i < c.t.shape_set - 1 and not same_shape_position(c, &e[i], shape, shape2, hi):
         i += 1
     to_front(e, i)
-    if not (same_shape(c, e, shape, shape2, hi) and e.cards == c.s.in_hands):
-        e.generation = 0  # a new position
-    if e.generation == c.generation:  # the same position: what it knew still holds
+    if same_shape_position(c, e, shape, shape2, hi):  # what it knew still holds
         if unrel(e.lower, base) > lo:
             lo = unrel(e.lower, base)
         if unrel(e.upper, base) < up:
@@ -2059,12 +2061,7 @@ cdef class Engine:
         # Bassadewitz 0.81 at 5; Rotterdam 0.91 at 4; Putz 0.93 to 0.95 at 5 with sets
         # of four).  In Amsterdam many positions share a shape and crowd its sets:
         # 3 there (0.98; 4 and 5: 0.95, but total time +4%)
-        if t.rule == RULE_AMSTERDAM:
-            t.shape_alone_tricks = spec.get("shape_alone_tricks", 3)
-        elif t.rule == RULE_ROTTERDAM:
-            t.shape_alone_tricks = spec.get("shape_alone_tricks", 4)
-        else:
-            t.shape_alone_tricks = spec.get("shape_alone_tricks", 5)
+        t.shape_alone_tricks = spec.get("shape_alone_tricks", {RULE_AMSTERDAM: 3, RULE_ROTTERDAM: 4}.get(t.rule, 5))
         # Bassadewitz (the analysed seat avoiding points), whose first guesses are
         # often far off: windows of 6 points either side (50 deals: mean nodes
         # -16%, total time -15%, median -10%); worse in Putz and Jass, no gain elsewhere
