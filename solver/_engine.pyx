@@ -1687,6 +1687,8 @@ cdef class Engine:
     cdef readonly int tt_megabytes
     cdef readonly long long tt_entries
     cdef Tables tables
+    cdef Tables loaded_tables  # the tables as _load built them for loaded_signature
+    cdef object loaded_signature
     cdef object signature
     cdef int owner[MAX_BITS]
     cdef bint busy
@@ -1968,6 +1970,12 @@ cdef class Engine:
         if signature != self.signature:
             self._new_generation()
             self.signature = signature
+        if signature == self.loaded_signature:
+            # the same rules, objective and levers as a call before: its tables (a
+            # copy, as a search may leave a lever changed, e.g. for estimates)
+            memcpy(t, &self.loaded_tables, sizeof(Tables))
+            return
+        self.loaded_signature = None
         memset(t, 0, sizeof(Tables))
         t.n_players = spec["n_players"]
         for i in range(2 * MAX_SEATS):
@@ -2144,6 +2152,8 @@ cdef class Engine:
                 for bit in range(MAX_BITS):
                     if (m >> bit) & 1:
                         t.roem_sets_of[bit] |= <uint64_t>1 << i
+        memcpy(&self.loaded_tables, t, sizeof(Tables))
+        self.loaded_signature = signature
 
     cdef void _key_layout(self, dict spec) except *:
         """Where each part of a position goes in the packed table key (Entry)."""

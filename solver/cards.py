@@ -7,7 +7,7 @@ then ranks A K Q J T 9 8 7 6 (RULES.md, "Common notation").
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import total_ordering
 
 from .errors import CardError
@@ -23,10 +23,21 @@ class Card:
 
     suit: str
     rank: str
+    # the canonical order, kept: cards are hashed and sorted on every call
+    _index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.suit not in SUITS or self.rank not in RANKS or len(self.suit) != 1 or len(self.rank) != 1:
             raise CardError("card", f"not a card: {self.suit + self.rank!r}")
+        object.__setattr__(self, "_index", SUITS.index(self.suit) * len(RANKS) + RANKS.index(self.rank))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index == other._index
+
+    def __hash__(self) -> int:
+        return self._index
 
     @classmethod
     def parse(cls, token: str, field: str = "card") -> Card:
@@ -42,12 +53,12 @@ class Card:
     @property
     def index(self) -> int:
         """Position in the canonical order of the 36-card pack (0 = CA)."""
-        return SUITS.index(self.suit) * len(RANKS) + RANKS.index(self.rank)
+        return self._index
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index < other.index
+        return self._index < other._index
 
     def __str__(self) -> str:
         return self.suit + self.rank
@@ -56,10 +67,7 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-_CARDS = {s + r: object.__new__(Card) for s in SUITS for r in RANKS}
-for _token, _card in _CARDS.items():
-    object.__setattr__(_card, "suit", _token[0])
-    object.__setattr__(_card, "rank", _token[1])
+_CARDS = {s + r: Card(s, r) for s in SUITS for r in RANKS}
 
 
 def deck(ranks: str) -> list[Card]:
