@@ -49,6 +49,21 @@ def test_estimates_leave_no_trace_in_the_table() -> None:
     assert analyse(position, engine=engine).to_dict()["moves"] == fresh
 
 
+def test_an_engine_searches_alike_after_an_estimate() -> None:
+    """An estimate switches levers off in the engine's tables; the next search with
+    the same rules must get them back (the engine keeps a copy of the tables it
+    built for those rules): the same nodes as on a new engine."""
+    position = full_deal("belote", 4, trump="S")
+    engine = Engine(8)
+    analyse(position, engine=engine)
+    estimate(position, engine, 2)
+    engine.clear()
+    again = analyse(position, engine=engine)
+    fresh = analyse(position, engine=Engine(8))
+    assert again.nodes == fresh.nodes
+    assert again.to_dict()["moves"] == fresh.to_dict()["moves"]
+
+
 def test_no_estimates_where_values_do_not_add_up() -> None:
     nat = full_deal("klaverjas", 2, trump="H", declarer=1)  # objective score: nat
     assert estimate(nat, Engine(1), 2) is None
