@@ -8,6 +8,7 @@ into cards and the objective's values (RULES.md, "Value of a position").
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -87,10 +88,11 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
 )
 
 
-# the part of a spec that depends on the rules, objective, side and levers alone, by
-# those: built once (a third of a small analysis's time went into building it)
-_RULES_SPECS: dict[tuple[Any, ...], tuple[dict[str, Any], dict[Card, int]]] = {}
-_RULES_SPECS_KEPT = 256
+# the part of a spec that depends on the rules, objective, side and levers alone, kept
+# by those, per thread (nothing shared between solving threads): built once, as it
+# took half of a small analysis's time outside the search
+_local = threading.local()
+RULES_SPECS_KEPT = 256
 
 
 def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -100,11 +102,12 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     rules = pos.rules
     levers = tuple(sorted((engine_options or {}).items()))
     key = (type(rules), repr(sorted(rules.options.items())), rules.trump, rules.contract_seat, pos.objective, pos.side, levers)
-    found = _RULES_SPECS.get(key)
+    kept: dict[tuple[Any, ...], tuple[dict[str, Any], dict[Card, int]]] | None = getattr(_local, "rules_specs", None)
+    if kept is None or len(kept) >= RULES_SPECS_KEPT:
+        kept = _local.rules_specs = {}
+    found = kept.get(key)
     if found is None:
-        if len(_RULES_SPECS) >= _RULES_SPECS_KEPT:
-            _RULES_SPECS.clear()
-        found = _RULES_SPECS[key] = _rules_spec(pos, engine_options)
+        found = kept[key] = rules_spec(pos, engine_options)
     rules_part, bits = found
     spec = dict(rules_part)
     spec.update(
@@ -119,8 +122,9 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     return spec
 
 
-def _rules_spec(pos: Position, engine_options: Mapping[str, int] | None) -> tuple[dict[str, Any], dict[Card, int]]:
-    """build_spec's part that does not depend on the cards' places, and the cards' bits."""
+def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> tuple[dict[str, Any], dict[Card, int]]:
+    """build_spec's part that depends only on the rules, objective, analysed side and
+    levers (never changed once built: build_spec copies it), and the cards' bits."""
     rules = pos.rules
     objective = pos.objective
     bits = {card: card_bit(rules, card) for card in rules.deck}
@@ -228,11 +232,11 @@ def solve(
     convert = _converter(pos)
     values: dict[Card, Value | None] = {}
     bounds: dict[Card, tuple[int, int]] = {}
+    unsolved = [card_of[bit] for bit, v in raw["values"].items() if v is None]
+    if unsolved:  # bounds for the moves a limit left (rare: not worth their time otherwise)
+        bounds = dict.fromkeys(unsolved, static_bounds(pos))
     for bit, v in raw["values"].items():
-        card = card_of[bit]
-        values[card] = convert(v) if v is not None else None
-        if v is None:
-            bounds[card] = static_bounds(pos)
+        values[card_of[bit]] = convert(v) if v is not None else None
     best = card_of[raw["best"]] if raw["best"] is not None else None
     value = convert(raw["value"]) if raw["value"] is not None else None
     best_moves = [card_of[b] for b in raw["best_moves"]]

@@ -316,6 +316,26 @@ def test_shape_sets_and_the_shape_table_alone_change_the_search_not_the_values(g
         analyse(position, engine=Engine(8), engine_options={"shape_set": 3})
 
 
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_kept_rules_specs_give_the_specs_built_afresh(game: str) -> None:
+    """build_spec keeps the rules' part of a spec; positions of the same rules must
+    still get their own hands, trick, leader, scores and tricks."""
+    from solver.compile import build_spec, rules_spec
+
+    for position in random_positions(game, 2, seed=9, max_tricks=5):
+        for levers in (None, {"shape_table": 0}):
+            spec = build_spec(position, levers)  # the second position of a rules: kept
+            fresh, bits = rules_spec(position, levers)
+            assert spec["_bits"] == bits
+            assert {k: v for k, v in spec.items() if k in fresh} == fresh
+            assert spec["hands"] == [[bits[c] for c in hand] for hand in position.hands]
+            assert spec["trick"] == [bits[c] for c in position.trick]
+            assert spec["leader"] == position.leader
+            assert (spec["tricks"], spec["tricks_left"]) == (list(position.tricks), position.tricks_left)
+            counts_tricks = position.objective == "all_tricks" and position.rules.individual
+            assert spec["scores"] == list(position.tricks if counts_tricks else position.scored)
+
+
 def test_per_root_move_statistics_add_up() -> None:
     from solver.compile import build_spec
 
