@@ -21,6 +21,7 @@ cdef enum:
     CHECK_EVERY = 4096       # nodes between clock reads
     BUCKET = 4               # entries probed per key: one cache line
     DEEP_SLOTS = 2           # of which the first two keep the deeper entries
+    MASTER_DUCK_POINTS = 8   # Tables.master_duck; 4 / 6 / 8 / 10: Putz mean nodes -6.1 / -6.4 / -6.9 / -3.1%
 
 cdef struct State:
     uint64_t hands[MAX_SEATS]
@@ -772,9 +773,9 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher, rest_hands
     cdef bint maximising, wins, ruff, trump_over = False, smear_low = False
-    cdef bint last_roem = False
+    cdef bint last_roem = False, duck_master = False
     cdef uint32_t places = 0
-    cdef int pts
+    cdef int pts, trick_points = 0
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
@@ -784,6 +785,10 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
         d_self = desirability(c, seat, maximising)
         d_now = desirability(c, t.seat_at[s.leader + s.win_off], maximising)
         smear_low = t.cautious_smear and s.trick_len < t.n_players - 1
+        if t.master_duck and d_now < 0 and t.trump_group >= 0:
+            for i in range(s.trick_len):
+                trick_points += t.points[s.trick[i]]
+            duck_master = trick_points <= MASTER_DUCK_POINTS
         if t.roem and t.roem_last_card and s.trick_len == t.n_players - 1:
             last_roem = True  # the last card: count the roem it makes with its points
             for i in range(s.trick_len):
@@ -838,7 +843,11 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
             # gains the side nothing, so after the discards; over an opponent's
             # card the cheapest trump first, after the winners of the suit led
             ruff = wins and g == t.trump_group and trump_over and t.trump_order
-            if ruff and d_now > 0:
+            if duck_master and wins and g == t.trump_group and pts >= 14 \
+                    and highest_bit(in_play & t.group_mask[g]) == b:
+                # a cheap trick: the master trump after the cards that do not take it
+                key = 9000 - pts * 64 - b % GROUP_WIDTH
+            elif ruff and d_now > 0:
                 key = 15000 - pts * 64 - b % GROUP_WIDTH
             elif ruff and d > 0:
                 key = 30000 - pts * 64 - b % GROUP_WIDTH
@@ -2095,6 +2104,13 @@ cdef class Engine:
         # Putz: the coalition's last card onto its own winner, richest first (mean
         # nodes -3%, median -4% on 50 deals; CPU time within noise, total -4%)
         t.coalition_smear = spec.get("coalition_smear", int(t.n_sides > 2 and t.weight[t.max_side] > 0))
+        # on a trick worth at most MASTER_DUCK_POINTS that an opponent is winning, a
+        # master trump worth 14 or more (the Jack, the Nine) comes after the cards that
+        # do not take the trick: kept for a richer one.  Putz (40 deals): mean nodes
+        # -7%, median unchanged, time ratio 0.98; Klaberjass (60 deals): mean -6%,
+        # median -13%, time ratio 0.97 to 0.99.  Klaverjas Amsterdam +1%, belote -2%,
+        # Jass one trick in -1%: off there (solver.compile sets it on by game)
+        t.master_duck = spec.get("master_duck", 0)
         self._key_layout(spec)
         self._shape_layout()
         # nat entries carry the rest of the shape and the generation above the

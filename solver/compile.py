@@ -50,6 +50,9 @@ def card_bit(rules: Rules, card: Card) -> int:
     return GROUP_INDEX[rules.group(card)] * GROUP_WIDTH + rules.strength(card)
 
 
+# the games whose move order keeps a master Jack or Nine from a cheap trick (Tables.master_duck)
+MASTER_DUCK_GAMES = ("putz", "klaberjass")
+
 ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tricks)
     "merge_equivalent",  # on
     "bound_cuts",  # on
@@ -77,6 +80,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
     "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
+    "master_duck",  # on in Putz and Klaberjass: a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
@@ -175,6 +179,7 @@ def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
         spec["stuk_mask"] = sum(1 << b for b in trump_kq) if len(trump_kq) == 2 else 0
     spec["zero_segments"] = zero_segments(rules, bits, points)
     spec.update(step_plan(pos))
+    spec["master_duck"] = int(rules.name in MASTER_DUCK_GAMES)
     for name, value in (engine_options or {}).items():
         if name not in ENGINE_OPTIONS:
             raise ValueError(f"engine_options: unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")

@@ -259,6 +259,20 @@ def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "game, seed, fields",
+    [("putz", 3, {"trump": "S"}), ("putz", 7, {"trump": "S"}), ("klaberjass", 5, {"trump": "H", "taker": 0})],
+)
+def test_master_duck_changes_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
+    """A master Jack or Nine of trumps after the cards that do not take a cheap trick
+    (an order, so the same values)."""
+    position = full_deal(game, seed, **fields)
+    on = analyse(position, engine=Engine(8))
+    off = analyse(position, engine=Engine(8), engine_options={"master_duck": 0})
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes != off.nodes  # the lever is on by default in Putz and Klaberjass
+
+
+@pytest.mark.parametrize(
     "game, fields",
     [("belote", {"trump": "H"}), ("bassadewitz", {}), ("putz", {"trump": "S"}), ("klaverjas", {"trump": "H", "declarer": 0})],
 )
