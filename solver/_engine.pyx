@@ -862,6 +862,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                 # Putz, the coalition's last card onto its own winner: richest
                 # first (those points can no longer reach the analysed seat)
                 key = 25000 + pts * 64
+            elif d == 0 and wins and t.coalition_rich_wins:
+                key = 20000 + pts * 64 - b % GROUP_WIDTH
             elif d == 0:
                 key = 20000 - pts * 64 - b % GROUP_WIDTH
             else:
@@ -2111,6 +2113,11 @@ cdef class Engine:
         # median -13%, time ratio 0.97 to 0.99.  Klaverjas Amsterdam +1%, belote -2%,
         # Jass one trick in -1%: off there (solver.compile sets it on by game)
         t.master_duck = spec.get("master_duck", 0)
+        # Putz: a coalition card that takes the trick (the trick is then the coalition's),
+        # richest first: points the coalition takes can no longer reach the analysed
+        # seat (40 deals: mean nodes -24%, median -29%; with master_duck -30%, time
+        # ratio 0.82).  Bassadewitz, where the analysed seat avoids points: +25%
+        t.coalition_rich_wins = spec.get("coalition_rich_wins", int(t.n_sides > 2 and t.weight[t.max_side] > 0))
         self._key_layout(spec)
         self._shape_layout()
         # nat entries carry the rest of the shape and the generation above the

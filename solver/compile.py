@@ -81,6 +81,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "coalition_trump_leads",  # on in Putz
     "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
     "master_duck",  # on in Putz and Klaberjass: a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
+    "coalition_rich_wins",  # on in Putz: a coalition card that takes the trick, richest first
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends

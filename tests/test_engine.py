@@ -272,6 +272,16 @@ def test_master_duck_changes_the_search_not_the_values(game: str, seed: int, fie
     assert on.nodes != off.nodes  # the lever is on by default in Putz and Klaberjass
 
 
+@pytest.mark.parametrize("seed", [3, 7])
+def test_coalition_rich_wins_change_the_search_not_the_values(seed: int) -> None:
+    """Putz: a coalition card that takes the trick, richest first (an order)."""
+    position = full_deal("putz", seed, trump="S")
+    on = analyse(position, engine=Engine(8))
+    off = analyse(position, engine=Engine(8), engine_options={"coalition_rich_wins": 0})
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes != off.nodes  # the lever is on by default in Putz
+
+
 @pytest.mark.parametrize(
     "game, fields",
     [("belote", {"trump": "H"}), ("bassadewitz", {}), ("putz", {"trump": "S"}), ("klaverjas", {"trump": "H", "declarer": 0})],
