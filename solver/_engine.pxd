@@ -122,6 +122,7 @@ cdef struct Tables:
     int coalition_smear          # Putz: the coalition's last card onto its own winner richest first
     int master_duck              # a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
     int coalition_rich_wins      # Putz: a coalition card that takes the trick, richest first
+    int safe_master_points       # a master trump's points are safe: among rich cards it orders as pointless
     int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
     int mtdf_window              # MTD(f) tests as windows this much either side of the test value (0: null windows)

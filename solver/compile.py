@@ -82,6 +82,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
     "master_duck",  # on in Putz and Klaberjass: a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
     "coalition_rich_wins",  # on in Putz: a coalition card that takes the trick, richest first
+    "safe_master_points",  # on in Klaberjass: a master trump orders as a card without points among rich cards
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
@@ -181,6 +182,7 @@ def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     spec["zero_segments"] = zero_segments(rules, bits, points)
     spec.update(step_plan(pos))
     spec["master_duck"] = int(rules.name in MASTER_DUCK_GAMES)
+    spec["safe_master_points"] = int(rules.name == "klaberjass")
     for name, value in (engine_options or {}).items():
         if name not in ENGINE_OPTIONS:
             raise ValueError(f"engine_options: unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")

@@ -272,6 +272,16 @@ def test_master_duck_changes_the_search_not_the_values(game: str, seed: int, fie
     assert on.nodes != off.nodes  # the lever is on by default in Putz and Klaberjass
 
 
+@pytest.mark.parametrize("seed", [5, 8])
+def test_safe_master_points_change_the_search_not_the_values(seed: int) -> None:
+    """Klaberjass: a master trump orders as a card without points among rich cards."""
+    position = full_deal("klaberjass", seed, trump="H", taker=0)
+    on = analyse(position, engine=Engine(8))
+    off = analyse(position, engine=Engine(8), engine_options={"safe_master_points": 0})
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes != off.nodes  # the lever is on by default in Klaberjass
+
+
 @pytest.mark.parametrize("seed", [3, 7])
 def test_coalition_rich_wins_change_the_search_not_the_values(seed: int) -> None:
     """Putz: a coalition card that takes the trick, richest first (an order)."""
