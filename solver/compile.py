@@ -50,8 +50,9 @@ def card_bit(rules: Rules, card: Card) -> int:
     return GROUP_INDEX[rules.group(card)] * GROUP_WIDTH + rules.strength(card)
 
 
-# the games whose move order keeps a master Jack or Nine from a cheap trick (Tables.master_duck)
-MASTER_DUCK_GAMES = ("putz", "klaberjass")
+# the games where these move orders are on (measured: BENCHMARKS.md, the eighth round)
+MASTER_DUCK_GAMES = ("putz", "klaberjass")  # Tables.master_duck
+SAFE_MASTER_GAMES = ("klaberjass",)  # Tables.safe_master_points
 
 ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tricks)
     "merge_equivalent",  # on
@@ -182,7 +183,7 @@ def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     spec["zero_segments"] = zero_segments(rules, bits, points)
     spec.update(step_plan(pos))
     spec["master_duck"] = int(rules.name in MASTER_DUCK_GAMES)
-    spec["safe_master_points"] = int(rules.name == "klaberjass")
+    spec["safe_master_points"] = int(rules.name in SAFE_MASTER_GAMES)
     for name, value in (engine_options or {}).items():
         if name not in ENGINE_OPTIONS:
             raise ValueError(f"engine_options: unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")
