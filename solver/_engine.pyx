@@ -749,6 +749,11 @@ cdef inline int desirability(Ctx* c, int winner_seat, bint maximising) noexcept 
     return -c.t.weight[c.t.side_of[winner_seat]]
 
 
+cdef inline bint top_of_group(Tables* t, uint64_t in_play, int b) noexcept nogil:
+    """Whether `b` is the strongest card of its group still in play (hands and trick)."""
+    return highest_bit(in_play & t.group_mask[t.group_of[b]]) == b
+
+
 cdef inline bint in_live_roem_set(Tables* t, State* s, int b, int nxt) noexcept nogil:
     """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
     (all its cards in play, in different hands: State.live_roem).  When neither
@@ -797,7 +802,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
             # no need to be cautious when the partner's card holds whatever comes:
             # the top card of its group in play and, a plain card, no trump left
             # with the seats still to play (Jass: they could trump at any time)
-            if highest_bit(in_play & t.group_mask[win_group]) == s.win_bit:
+            if top_of_group(t, in_play, s.win_bit):
                 rest_hands = 0
                 for i in range(s.trick_len + 1, t.n_players):
                     rest_hands |= s.hands[t.seat_at[s.leader + i]]
@@ -843,8 +848,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
             # gains the side nothing, so after the discards; over an opponent's
             # card the cheapest trump first, after the winners of the suit led
             ruff = wins and g == t.trump_group and trump_over and t.trump_order
-            if duck_master and wins and g == t.trump_group and pts >= 14 \
-                    and highest_bit(in_play & t.group_mask[g]) == b:
+            if duck_master and wins and g == t.trump_group and pts >= 14 and top_of_group(t, in_play, b):
                 # a cheap trick: the master trump after the cards that do not take it
                 key = 9000 - pts * 64 - b % GROUP_WIDTH
             elif ruff and d_now > 0:
@@ -856,7 +860,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                 # low first, as the trick may yet be taken from the partner
                 key = 20000 - pts * 64 - b % GROUP_WIDTH
             elif d > 0:
-                if t.safe_master_points and g == t.trump_group and highest_bit(in_play & t.group_mask[g]) == b:
+                if t.safe_master_points and g == t.trump_group and top_of_group(t, in_play, b):
                     pts = 0  # its points are safe: no hurry to play it
                 key = 30000 + pts * 64 - (b % GROUP_WIDTH if wins else 0)
             elif d == 0 and not wins and t.coalition_smear and not maximising \
