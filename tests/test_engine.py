@@ -258,38 +258,32 @@ def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
     assert with_killers.nodes != without.nodes  # the lever is on by default with two sides
 
 
+PUTZ = {"trump": "S"}
+KLABERJASS = {"trump": "H", "taker": 0}
+
+
 @pytest.mark.parametrize(
-    "game, seed, fields",
-    [("putz", 3, {"trump": "S"}), ("putz", 7, {"trump": "S"}), ("klaberjass", 5, {"trump": "H", "taker": 0})],
+    "lever, game, seed, fields",
+    [
+        # a master Jack or Nine of trumps after the cards that do not take a cheap trick
+        ("master_duck", "putz", 3, PUTZ),
+        ("master_duck", "putz", 7, PUTZ),
+        ("master_duck", "klaberjass", 5, KLABERJASS),
+        # a master trump orders as a card without points among rich cards
+        ("safe_master_points", "klaberjass", 5, KLABERJASS),
+        ("safe_master_points", "klaberjass", 8, KLABERJASS),
+        # a coalition card that takes the trick, richest first
+        ("coalition_rich_wins", "putz", 3, PUTZ),
+        ("coalition_rich_wins", "putz", 7, PUTZ),
+    ],
 )
-def test_master_duck_changes_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
-    """A master Jack or Nine of trumps after the cards that do not take a cheap trick
-    (an order, so the same values)."""
+def test_move_orders_change_the_search_not_the_values(lever: str, game: str, seed: int, fields: dict) -> None:
+    """The eighth round's move orders, on by default in these games: the same values."""
     position = full_deal(game, seed, **fields)
     on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"master_duck": 0})
+    off = analyse(position, engine=Engine(8), engine_options={lever: 0})
     assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.nodes != off.nodes  # the lever is on by default in Putz and Klaberjass
-
-
-@pytest.mark.parametrize("seed", [5, 8])
-def test_safe_master_points_change_the_search_not_the_values(seed: int) -> None:
-    """Klaberjass: a master trump orders as a card without points among rich cards."""
-    position = full_deal("klaberjass", seed, trump="H", taker=0)
-    on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"safe_master_points": 0})
-    assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.nodes != off.nodes  # the lever is on by default in Klaberjass
-
-
-@pytest.mark.parametrize("seed", [3, 7])
-def test_coalition_rich_wins_change_the_search_not_the_values(seed: int) -> None:
-    """Putz: a coalition card that takes the trick, richest first (an order)."""
-    position = full_deal("putz", seed, trump="S")
-    on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"coalition_rich_wins": 0})
-    assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.nodes != off.nodes  # the lever is on by default in Putz
+    assert on.nodes != off.nodes  # the lever is on by default in this game
 
 
 @pytest.mark.parametrize(
