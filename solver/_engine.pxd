@@ -135,6 +135,10 @@ cdef struct Tables:
     int8_t shape_word[MAX_GROUPS]
     int8_t shape_offset[MAX_GROUPS]
     uint32_t shape_code[MAX_GROUPS][512]
+    # for shape_margins: per group and subset of its cards, their points by rank, the
+    # highest first, in 7-bit lanes (lanes_above); rank_lanes 0: the plain loop instead
+    int rank_lanes
+    uint64_t rank_points[MAX_GROUPS][512]
 
 
 # A transposition-table entry, 16 bytes (four to a cache line):

@@ -497,25 +497,61 @@ cdef inline void shape_of(Tables* t, State* s, uint64_t* a, uint64_t* b) noexcep
     b[0] = w[1]
 
 
+# rank_points' lanes: nine of 7 bits; LANE_TOPS their top bits, EVEN_LANES the
+# even lanes, FOLD14 every other 14-bit lane
+cdef extern from *:
+    """
+    #define LANE_TOPS 0x4081020408102040ULL
+    #define EVEN_LANES 0x7F01FC07F01FC07FULL
+    #define FOLD14 0xFF00003FFF003FFFULL
+    """
+    const uint64_t LANE_TOPS
+    const uint64_t EVEN_LANES
+    const uint64_t FOLD14
+
+
+cdef inline uint64_t lanes_above(uint64_t a, uint64_t b) noexcept nogil:
+    """Per lane, b - a where b > a, else 0 (lanes below 64)."""
+    cdef uint64_t x = (b | LANE_TOPS) - a  # 64 + b - a per lane, no borrow between lanes
+    return x & ~LANE_TOPS & (((x & LANE_TOPS) >> 6) * 127)
+
+
+cdef inline int lane_sum(uint64_t v) noexcept nogil:
+    """The sum of nine 7-bit lanes."""
+    v = (v & EVEN_LANES) + ((v >> 7) & EVEN_LANES)  # five 14-bit lanes
+    v = (v & FOLD14) + ((v >> 14) & FOLD14)  # three 28-bit lanes
+    return <int>((v & 0xFFFFFFF) + ((v >> 28) & 0xFFFFFFF) + (v >> 56))
+
+
 cdef inline void shape_margins(Tables* t, uint64_t stored, uint64_t cards, int* down, int* up) noexcept nogil:
     """How far the value of `cards` can lie below (`down`) and above (`up`) the value
     of `stored`, a position of the same shape: the same strategies, mapped card for
     card by rank, take the same tricks, so only the cards' points differ."""
     cdef int g, x, y, d, gain = 0, loss = 0
-    cdef uint64_t ca, cb
-    for g in range(t.n_shape_groups):
-        ca = stored & t.group_mask[g]
-        cb = cards & t.group_mask[g]
-        while ca != cb:
-            x = highest_bit(ca)
-            y = highest_bit(cb)
-            d = t.points[y] - t.points[x]
-            if d > 0:
-                gain += d
-            else:
-                loss -= d
-            ca ^= (<uint64_t>1) << x
-            cb ^= (<uint64_t>1) << y
+    cdef uint64_t ca, cb, gains = 0, losses = 0
+    if t.rank_lanes:  # every pair of a group at once, the groups' lanes added up
+        for g in range(t.n_shape_groups):
+            ca = (stored >> (g * GROUP_WIDTH)) & 511
+            cb = (cards >> (g * GROUP_WIDTH)) & 511
+            if ca != cb:
+                gains += lanes_above(t.rank_points[g][ca], t.rank_points[g][cb])
+                losses += lanes_above(t.rank_points[g][cb], t.rank_points[g][ca])
+        gain = lane_sum(gains)
+        loss = lane_sum(losses)
+    else:  # the pairs one by one, from the top while the rest differs
+        for g in range(t.n_shape_groups):
+            ca = stored & t.group_mask[g]
+            cb = cards & t.group_mask[g]
+            while ca != cb:
+                x = highest_bit(ca)
+                y = highest_bit(cb)
+                d = t.points[y] - t.points[x]
+                if d > 0:
+                    gain += d
+                else:
+                    loss -= d
+                ca ^= (<uint64_t>1) << x
+                cb ^= (<uint64_t>1) << y
     if t.has_gain and t.has_loss:  # every point goes to one side or the other
         down[0] = gain + loss
         up[0] = gain + loss
@@ -1748,6 +1784,20 @@ cdef class Engine:
         """The memory of both tables."""
         return self.tt_entries * sizeof(Entry) + self.shape_entries * sizeof(ShapeEntry)
 
+    def _shape_margins(self, dict spec, uint64_t stored, uint64_t cards, bint lanes=True):
+        """For tests: shape_margins (down, up) between two card sets of one shape under
+        `spec`'s rules, by rank_points' lanes or by the plain loop."""
+        cdef int down = 0, up = 0
+        self._load(spec)
+        if not lanes:
+            self.tables.rank_lanes = 0
+        elif not self.tables.rank_lanes:
+            raise ValueError("no rank lanes for these rules")
+        shape_margins(&self.tables, stored, cards, &down, &up)
+        self.signature = None  # the tables were changed: the next call loads afresh
+        self.loaded_signature = None
+        return down, up
+
     def clear(self):
         """Forget everything the table holds."""
         self._new_generation()
@@ -2132,6 +2182,7 @@ cdef class Engine:
         t.safe_master_points = spec.get("safe_master_points", 0)
         self._key_layout(spec)
         self._shape_layout()
+        self._rank_points()
         # nat entries carry the rest of the shape and the generation above the
         # second shape word's 40 bits (nat_shape_tag)
         t.nat_shapes = spec.get("nat_shapes", 1) and t.n_shape_groups > 0 and all(
@@ -2266,6 +2317,26 @@ cdef class Engine:
             offset += width
             used = g + 1
         t.n_shape_groups = used
+
+    cdef void _rank_points(self):
+        """rank_points for shape_margins, if every lane sum fits 7 bits."""
+        cdef Tables* t = &self.tables
+        cdef int g, idx, length, bit, lane
+        cdef uint64_t v
+        points = [t.points[bit] for bit in range(MAX_BITS)]
+        t.rank_lanes = int(t.n_shape_groups > 0 and min(points) >= 0 and max(points) * t.n_shape_groups < 128)
+        if not t.rank_lanes:
+            return
+        for g in range(t.n_shape_groups):
+            length = popcount(t.group_mask[g])
+            for idx in range(1 << length):
+                v = 0
+                lane = 0
+                for bit in range(length - 1, -1, -1):
+                    if (idx >> bit) & 1:
+                        v |= <uint64_t>t.points[g * GROUP_WIDTH + bit] << (7 * lane)
+                        lane += 1
+                t.rank_points[g][idx] = v
 
     cdef void _shape_codes(self):
         """For shape_of: per group and subset of its cards in play, a dense code of
