@@ -1788,6 +1788,8 @@ cdef class Engine:
         """For tests: shape_margins (down, up) between two card sets of one shape under
         `spec`'s rules, by rank_points' lanes or by the plain loop."""
         cdef int down = 0, up = 0
+        if self.busy:
+            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
         self._load(spec)
         if not lanes:
             self.tables.rank_lanes = 0
@@ -2324,7 +2326,9 @@ cdef class Engine:
         cdef int g, idx, length, bit, lane
         cdef uint64_t v
         points = [t.points[bit] for bit in range(MAX_BITS)]
-        t.rank_lanes = int(t.n_shape_groups > 0 and min(points) >= 0 and max(points) * t.n_shape_groups < 128)
+        # lanes_above needs each card below 64; the summed lanes must stay below 128
+        t.rank_lanes = int(t.n_shape_groups > 0 and min(points) >= 0 and max(points) < 64
+                           and max(points) * t.n_shape_groups < 128)
         if not t.rank_lanes:
             return
         for g in range(t.n_shape_groups):
