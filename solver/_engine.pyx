@@ -1796,9 +1796,7 @@ cdef class Engine:
         elif not self.tables.rank_lanes:
             raise ValueError("no rank lanes for these rules")
         shape_margins(&self.tables, stored, cards, &down, &up)
-        self.signature = None  # the tables were changed: the next call loads afresh
-        self.loaded_signature = None
-        return down, up
+        return down, up  # the next _load copies the tables back from loaded_tables
 
     def clear(self):
         """Forget everything the table holds."""
