@@ -701,7 +701,10 @@ cdef inline bint settled_by_bounds(int lo, int hi, int* alpha, int* beta, int* v
 # the same roem to come, whose totals so far are ordered, have ordered values.
 
 cdef inline NatEntry* nat_set_for(Ctx* c, uint64_t shape, uint64_t tag) noexcept nogil:
-    """The set of nat entries for the position's shape (in the shape table's sets)."""
+    """The set of nat entries for the position's shape (in the shape table's sets).
+    Not by the tag's generation: a position's set, and so the search's nodes, must not
+    depend on how many searches the engine ran before."""
+    tag &= (<uint64_t>1 << 56) - 1
     return <NatEntry*>&c.shapes[shape_set_index(c, shape ^ (tag * <uint64_t>0x9E3779B97F4A7C15))]
 
 

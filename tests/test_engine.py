@@ -207,6 +207,19 @@ def test_cancel_from_another_thread_stops_the_search() -> None:
     assert results[0].limit == "cancelled"
 
 
+@pytest.mark.parametrize("seed", [6, 13, 14, 15])
+def test_the_search_does_not_depend_on_the_engines_history(seed: int) -> None:
+    """The same position takes the same nodes in a fresh engine and in one that solved
+    other deals before (the Klaverjas nat entries once chose their set by the table's
+    generation)."""
+    position = full_deal("klaverjas", seed, trump="HSDC"[seed % 4], declarer=seed % 4)
+    fresh = analyse(position, engine=Engine(8)).nodes
+    engine = Engine(8)
+    for other in range(3):
+        analyse(full_deal("klaverjas", 100 + other, trump="S", declarer=other), engine=engine)
+        assert analyse(position, engine=engine).nodes == fresh
+
+
 def test_step_objective_lines_do_not_depend_on_earlier_searches() -> None:
     """A Putz pomme line after a Klaverjas nat search elsewhere is still a whole line
     (the root once left the line's settlement mode uninitialised for step objectives)."""
