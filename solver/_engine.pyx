@@ -308,18 +308,18 @@ cdef inline int additive_value(Tables* t, State* s) noexcept nogil:
 
 cdef int final_value(Tables* t, State* s) noexcept nogil:
     """The value of a finished deal for the analysed side."""
-    cdef int declarer, defender, d, o
-    cdef bint made
     if t.settle == SETTLE_ADDITIVE:
         return additive_value(t, s)
-    declarer = t.nat_side
-    defender = 1 - declarer
-    d = s.scores[declarer]
-    o = s.scores[defender]
-    made = d > o or (d == o and not t.nat_on_tie)
+    return nat_value(t, s.scores[t.nat_side], s.scores[1 - t.nat_side])
+
+
+cdef inline int nat_value(Tables* t, int d, int o) noexcept nogil:
+    """SETTLE_NAT: the value of a finished deal whose declarers' total is `d` and
+    defenders' `o`, for the analysed side."""
+    cdef bint made = d > o or (d == o and not t.nat_on_tie)
     if made:
-        return d - o if t.max_side == declarer else o - d
-    return -(d + o) if t.max_side == declarer else d + o
+        return d - o if t.max_side == t.nat_side else o - d
+    return -(d + o) if t.max_side == t.nat_side else d + o
 
 
 cdef inline int value_base(Tables* t, State* s) noexcept nogil:
@@ -1111,39 +1111,50 @@ cdef inline void roem_on(Tables* t) noexcept nogil:
         t.roem = 1
 
 
-cdef int last_trick_value(Ctx* c) noexcept nogil:
-    """One card each: the last trick plays itself."""
-    cdef int i, v, b, win_bit, win_off, gained, side
-    cdef int bits[MAX_SEATS]
-    cdef Undo undo[MAX_SEATS]
-    cdef Tables* t = c.t
-    cdef int n = t.n_players
-    if t.settle == SETTLE_ADDITIVE and not t.roem:
-        # no roem, values add up: the trick's winner and points are all it takes
-        win_bit = __builtin_ctzll(c.s.hands[t.seat_at[c.s.leader]])
-        win_off = 0
-        gained = t.points[win_bit] + t.per_trick_bonus + t.last_trick_bonus
-        for i in range(1, n):
-            b = __builtin_ctzll(c.s.hands[t.seat_at[c.s.leader + i]])
-            gained += t.points[b]
-            if t.group_of[b] == t.group_of[win_bit]:
-                if b > win_bit:
-                    win_bit = b
-                    win_off = i
-            elif t.group_of[b] == t.trump_group:
+cdef inline int last_trick_side(Tables* t, State* s, int* gained, bint with_roem) noexcept nogil:
+    """The last trick, one card in each hand, as play() would score it, without
+    playing it: the side that takes it; in `gained` what it brings (its points, the
+    bonuses, and with `with_roem` its roem)."""
+    cdef int i, b, first, win_bit, win_off = 0, side
+    cdef uint64_t cards = 0
+    cdef uint32_t places = 0
+    first = win_bit = __builtin_ctzll(s.hands[t.seat_at[s.leader]])
+    gained[0] = t.points[first] + t.per_trick_bonus + t.last_trick_bonus
+    for i in range(1, t.n_players):
+        b = __builtin_ctzll(s.hands[t.seat_at[s.leader + i]])
+        gained[0] += t.points[b]
+        if with_roem:
+            cards |= <uint64_t>1 << b
+            places |= t.roem_place_bit[b]
+        if t.group_of[b] == t.group_of[win_bit]:
+            if b > win_bit:
                 win_bit = b
                 win_off = i
-        side = t.side_of[t.seat_at[c.s.leader + win_off]]
-        if t.sweep_bonus and c.s.tricks[side] + 1 == t.total_tricks:
-            gained += t.sweep_bonus
+        elif t.group_of[b] == t.trump_group:
+            win_bit = b
+            win_off = i
+    if with_roem:
+        gained[0] += roem_of_cards(t, cards | (<uint64_t>1 << first), places | t.roem_place_bit[first],
+                                   t.rank_of[first])
+    side = t.side_of[t.seat_at[s.leader + win_off]]
+    if t.sweep_bonus and s.tricks[side] + 1 == t.total_tricks:
+        gained[0] += t.sweep_bonus
+    return side
+
+
+cdef int last_trick_value(Ctx* c) noexcept nogil:
+    """One card each: the last trick plays itself."""
+    cdef int side, gained
+    cdef Tables* t = c.t
+    if not t.roem:  # two copies of last_trick_side: the roem work only where roem counts
+        side = last_trick_side(t, &c.s, &gained, False)
+    else:
+        side = last_trick_side(t, &c.s, &gained, True)
+    if t.settle == SETTLE_ADDITIVE:
         return additive_value(t, &c.s) + t.weight[side] * gained
-    for i in range(n):
-        bits[i] = __builtin_ctzll(c.s.hands[c.t.seat_at[c.s.leader + i]])
-        play(c, bits[i], &undo[i])
-    v = final_value(c.t, &c.s)
-    for i in range(n - 1, -1, -1):
-        unplay(c, bits[i], &undo[i])
-    return v
+    if side == t.nat_side:
+        return nat_value(t, c.s.scores[t.nat_side] + gained, c.s.scores[1 - t.nat_side])
+    return nat_value(t, c.s.scores[t.nat_side], c.s.scores[1 - t.nat_side] + gained)
 
 
 cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
