@@ -82,6 +82,7 @@ cdef struct Tables:
     int made_fold                # nat: a made guess starts an MTD(f) kept to the made region
     int plan_fold                # plan: a guess in the exact region starts an MTD(f) kept to it
     int nat_fold                 # nat: a nat guess starts an MTD(f) of the settlement, no made test
+    int nat_grid                 # nat: the step of the roem still to come (10); its MTD(f)s test only values a settlement can take (0: off)
     int roem_last_card           # the last card of a trick ordered by its points and roem
     # When the objective is a step function of the value (yes/no objectives,
     # Klaberjass bate), a root move needs only null-window tests at the steps

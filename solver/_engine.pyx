@@ -6,6 +6,8 @@ game comes in `Tables`, filled by solver/compile.py.  The search runs without th
 and touches only its own `Engine`.
 """
 
+import math
+
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memmove, memset
@@ -73,6 +75,7 @@ cdef struct Ctx:
     int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
     int killer[16 * MAX_SEATS]   # per tricks left and leader: the last lead that caused a cut-off
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
+    int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
     int killer2[16 * MAX_SEATS]  # the one before it
     ShapeEntry* shapes           # the shape table (see ShapeEntry)
     uint64_t shape_sets          # sets in the shape table (Tables.shape_set entries each)
@@ -1440,6 +1443,74 @@ cdef int without_sweep(Tables* t, State* s, int v) noexcept nogil:
     return v
 
 
+# --- the values a nat settlement can take -------------------------------------------
+# Every roem and the pit are multiples of Tables.nat_grid (10), and the card points
+# still to come are known, so once the totals with no more roem are known (`total`),
+# a nat is worth -(total + k * nat_grid), k >= 0, to the declarers, and a made
+# contract a raw difference of the same parity as `total`.  A test of the value
+# against a number between two of these is the test against the higher one.
+
+cdef inline int declarers_up(Tables* t, int total, int x) noexcept nogil:
+    """For the declarers: the least value a settlement can take at or above x."""
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    if x <= -total:
+        return -total - ((-total - x) // t.nat_grid) * t.nat_grid
+    if x < threshold:
+        x = threshold
+    if (x - total) & 1:
+        x += 1
+    return x
+
+
+cdef inline int declarers_down(Tables* t, int total, int x) noexcept nogil:
+    """For the declarers: the greatest value a settlement can take at or below x."""
+    cdef int threshold = 1 if t.nat_on_tie else 0
+    if x >= threshold:
+        if (x - total) & 1:
+            x -= 1
+        if x >= threshold:
+            return x
+    if x >= -total:
+        return -total
+    return -total - ((-total - x + t.nat_grid - 1) // t.nat_grid) * t.nat_grid
+
+
+cdef inline int settlement_up(Tables* t, int total, int x) noexcept nogil:
+    """For the analysed side: the least value a settlement can take at or above x."""
+    if x <= -INF or x >= INF:
+        return x
+    if t.max_side == t.nat_side:
+        return declarers_up(t, total, x)
+    return -declarers_down(t, total, -x)
+
+
+cdef inline int settlement_down(Tables* t, int total, int x) noexcept nogil:
+    """For the analysed side: the greatest value a settlement can take at or below x."""
+    if x <= -INF or x >= INF:
+        return x
+    if t.max_side == t.nat_side:
+        return declarers_down(t, total, x)
+    return -declarers_up(t, total, -x)
+
+
+cdef inline int total_without_roem(Ctx* c) noexcept nogil:
+    """Both sides' totals at the end if no more roem falls: the scores, the points
+    still in hands and on the table, the bonuses to come."""
+    cdef int i, total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + c.t.per_trick_bonus * c.s.tricks_left
+    if c.s.tricks_left:
+        total += c.t.last_trick_bonus
+    for i in range(c.s.trick_len):
+        total += c.t.points[c.s.trick[i]]
+    return total
+
+
+cdef int nat_mtdf(Ctx* c, int guess) noexcept nogil:
+    """MTD(f) of a nat settlement, its tests at the values it can take."""
+    if c.t.nat_grid:
+        c.grid_total = total_without_roem(c)
+    return mtdf(c, guess)
+
+
 cdef int mtdf(Ctx* c, int guess, int lo=-INF, int hi=INF) noexcept nogil:
     """The exact value by null-window searches (MTD(f)), the table keeping the bounds
     each one learns.  Values move in steps of points, so each test steps away from
@@ -1453,6 +1524,8 @@ cdef int mtdf(Ctx* c, int guess, int lo=-INF, int hi=INF) noexcept nogil:
     of its value, within what is known: fewer passes where guesses are poor."""
     cdef int lower = -INF, upper = INF, g = guess, beta, stride = 1, a, b
     cdef int w = c.t.mtdf_window
+    cdef int total = c.grid_total  # > 0: a nat settlement's (nat_mtdf)
+    c.grid_total = 0  # searches below start without
     if c.first_stride > 1:
         stride = c.first_stride
     c.first_stride = 0  # searches below start from 1
@@ -1466,6 +1539,8 @@ cdef int mtdf(Ctx* c, int guess, int lo=-INF, int hi=INF) noexcept nogil:
             beta = lo
         if beta > hi:
             beta = hi
+        if total:
+            beta = settlement_up(c.t, total, beta)
         c.passes += 1
         # a window about the test: a value inside it comes back exact
         a = beta - 1 - w
@@ -1487,9 +1562,9 @@ cdef int mtdf(Ctx* c, int guess, int lo=-INF, int hi=INF) noexcept nogil:
         if a < g < b:
             return g
         if g <= a:
-            upper = g
+            upper = settlement_down(c.t, total, g) if total else g
         else:
-            lower = g
+            lower = settlement_up(c.t, total, g) if total else g
         if lower == -INF:
             beta = upper - stride + 1
             stride *= 2
@@ -1518,7 +1593,7 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
         if exact and t.nat_fold and (guess < threshold if declarer else guess > -threshold):
             # the guess is a nat (a sibling's): an MTD(f) of the settlement itself,
             # without the made test (the nat search values made contracts too)
-            return mtdf(c, guess)
+            return nat_mtdf(c, guess)
         t.settle = SETTLE_ADDITIVE
         if exact and t.made_fold and (guess >= threshold if declarer else guess <= -threshold):
             # the guess is a made contract's: MTD(f) on the raw difference from it,
@@ -1556,7 +1631,7 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
         elif not (t.made_guess and guess > total):
             guess = total
     if exact:
-        return mtdf(c, guess)
+        return nat_mtdf(c, guess) if t.settle == SETTLE_NAT else mtdf(c, guess)
     return search(c, alpha, beta)
 
 
@@ -2123,6 +2198,10 @@ cdef class Engine:
         # Klaverjas, a guess that is a nat: an MTD(f) of the settlement itself, no
         # made test first (30 deals: mean nodes -1%; 50 deals: median -3% to -4%)
         t.nat_fold = spec.get("nat_fold", 1)
+        t.nat_grid = 0
+        if spec.get("nat_grid", 1) and t.settle == SETTLE_NAT and spec["roem"]:
+            # a trick's roem (runs of 20 and 50, the stuk 20, four of a kind) and the pit
+            t.nat_grid = math.gcd(20, 50, t.sweep_bonus, *spec["four_of_a_kind"].values())
         # a step plan's guess in the exact region: an MTD(f) kept to that region
         # instead of the test at the step first (klaberjass4: mean nodes -4%)
         t.plan_fold = spec.get("plan_fold", 1)

@@ -75,6 +75,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "made_fold",  # on: Klaverjas, a made guess starts an MTD(f) kept to the made values
     "plan_fold",  # on: a step plan's guess in the exact region starts an MTD(f) kept to it
     "nat_fold",  # on: Klaverjas, a nat guess starts an MTD(f) of the settlement without the made test
+    "nat_grid",  # on: Klaverjas, an MTD(f) of the settlement tests only the values it can take
     "roem_last_card",  # on
     "trump_order",  # on in Jass and Putz (trumping at any time)
     "trump_leads",  # on in Jass: trump leads are tried first

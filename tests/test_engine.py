@@ -321,6 +321,26 @@ def test_nat_shapes_change_the_search_not_the_values(seed: int, rules: str) -> N
     assert with_bounds.nodes < without.nodes
 
 
+@pytest.mark.parametrize("seed", [19, 23, 27, 37, 38])
+@pytest.mark.parametrize("rules, nat_on_tie", [("rotterdam", False), ("amsterdam", True)])
+def test_nat_grid_changes_the_passes_not_the_values(seed: int, rules: str, nat_on_tie: bool) -> None:
+    """A nat settlement's MTD(f) tests only values it can take (nats 10 apart, made
+    contracts of one parity): fewer passes on deals with nat first cards, the same values."""
+    from solver.compile import build_spec
+
+    position = full_deal(
+        "klaverjas", seed, trump="S", declarer=seed % 4, options={"rules": rules, "nat_on_tie": nat_on_tie}
+    )
+    raw = {}
+    for grid in (1, 0):
+        spec = build_spec(position, {"nat_grid": grid})
+        spec.pop("_bits")
+        raw[grid] = Engine(8).solve(spec)
+    assert raw[1]["values"] == raw[0]["values"]
+    assert any(abs(value) >= 162 for value in raw[1]["values"].values())  # some first cards are nat
+    assert raw[1]["stats"]["passes"] < raw[0]["stats"]["passes"]
+
+
 @pytest.mark.parametrize(
     "game, fields, window",
     [
