@@ -991,6 +991,17 @@ cdef bint more_roem_possible(Ctx* c) noexcept nogil:
     return s.live_roem != 0  # at a trick boundary: the sets all in hands
 
 
+cdef inline int total_without_roem(Ctx* c) noexcept nogil:
+    """Both sides' totals at the end if no more roem falls: the scores, the points
+    still in hands and on the table, the bonuses to come."""
+    cdef int i, total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + c.t.per_trick_bonus * c.s.tricks_left
+    if c.s.tricks_left:
+        total += c.t.last_trick_bonus
+    for i in range(c.s.trick_len):
+        total += c.t.points[c.s.trick[i]]
+    return total
+
+
 cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
     """Klaverjas nat with no roem left to come: the value is a step function g of
     the raw difference d (g(d) = d when the contract is made, else the fixed total
@@ -998,7 +1009,7 @@ cdef int settle_by_raw_difference(Ctx* c, int alpha, int beta) noexcept nogil:
     threshold answers the null-window question; wider windows search d exactly."""
     cdef Tables* t = c.t
     cdef int threshold = 1 if t.nat_on_tie else 0
-    cdef int total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + t.last_trick_bonus
+    cdef int total = total_without_roem(c)
     cdef bint declarer = t.max_side == t.nat_side
     cdef int tau, r
     if beta - alpha <= 1:
@@ -1037,8 +1048,7 @@ cdef bint made_or_nat(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int threshold = 1 if t.nat_on_tie else 0
-    cdef int ceiling = -(s.scores[0] + s.scores[1] + s.points_left + t.last_trick_bonus
-                         + t.per_trick_bonus * s.tricks_left)
+    cdef int ceiling = -total_without_roem(c)  # at a trick boundary, before the last trick
     cdef int a, b, r
     if ceiling >= threshold:  # only with odd scores given: the argument needs ceiling < threshold
         return False
@@ -1491,17 +1501,6 @@ cdef inline int settlement_down(Tables* t, int total, int x) noexcept nogil:
     if t.max_side == t.nat_side:
         return declarers_down(t, total, x)
     return -declarers_up(t, total, -x)
-
-
-cdef inline int total_without_roem(Ctx* c) noexcept nogil:
-    """Both sides' totals at the end if no more roem falls: the scores, the points
-    still in hands and on the table, the bonuses to come."""
-    cdef int i, total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + c.t.per_trick_bonus * c.s.tricks_left
-    if c.s.tricks_left:
-        total += c.t.last_trick_bonus
-    for i in range(c.s.trick_len):
-        total += c.t.points[c.s.trick[i]]
-    return total
 
 
 cdef int nat_mtdf(Ctx* c, int guess) noexcept nogil:
