@@ -1623,7 +1623,7 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
             return v
         # the defenders score everything; a first guess: no more roem, unless the
         # root's guess (a sibling's nat) lies beyond that
-        total = c.s.scores[0] + c.s.scores[1] + c.s.points_left + t.last_trick_bonus
+        total = total_without_roem(c)
         if declarer:
             if not (t.made_guess and guess < -total):
                 guess = -total
