@@ -1,6 +1,6 @@
 """The `plis` command line.
 
-    plis analyse [FILE|-] [--objective O] [--time-limit S] [--node-limit N] [--pretty]
+    plis analyse [FILE|-] [--objective O] [--time-limit S] [--node-limit N] [--jobs N] [--pretty]
     plis hint [FILE|-] ...            the best move(s) and the value
     plis play-analysis [FILE|-] ...   deal + played: what each played card cost
     plis trumps [FILE|-] ...          deals before play: the value for every trump
@@ -9,7 +9,9 @@
 
 Reads positions as JSON Lines (FORMAT.md) and writes one JSON result per line.  A
 bad line gets an error object on its output line, with its line number; the other
-lines go on, and the exit status is 1 if any line failed.
+lines go on, and the exit status is 1 if any line failed.  With `--jobs N`, N lines
+are solved at once, each in a thread with its own engine (the search runs without
+the GIL), and the results still come out in the order of the lines.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 from .analysis import DEFAULT_TT_MEGABYTES, Hint, Result, analyse, hint
@@ -49,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = args.handler(args) if summary is None else args.handler(args, summary)
     with source:
         try:
-            return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary)
+            return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=args.jobs)
         except BrokenPipeError:
             # the reader went away (`plis analyse ... | head`): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -105,7 +109,25 @@ def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
     cmd.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="stop each search after this long")
     cmd.add_argument("--node-limit", type=int, default=None, metavar="N", help="stop each search after N nodes")
     cmd.add_argument("--tt-mb", type=int, default=DEFAULT_TT_MEGABYTES, metavar="MB", help="transposition table size")
+    cmd.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="solve N lines at once, each thread with its own table (0: one per core); results stay in order",
+    )
     cmd.add_argument("--pretty", action="store_true", help="a readable report instead of JSON")
+
+
+def _jobs(text: str) -> int:
+    """`--jobs`: a count of threads, 0 for one per core."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs must be an integer, got {text!r}") from None
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"--jobs must be 0 (one per core) or more, got {jobs}")
+    return jobs or os.cpu_count() or 1
 
 
 Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]
@@ -164,12 +186,14 @@ class PuzzleSummary:
 
     def __init__(self) -> None:
         self.counts = {"puzzles": 0, "hold": 0, "fail": 0, "undecided": 0, "unique": 0}
+        self._lock = threading.Lock()  # with --jobs, verdicts come from several threads
 
     def add(self, verdict: Verdict) -> None:
-        self.counts["puzzles"] += 1
         key = {True: "hold", False: "fail", None: "undecided"}[verdict.holds]
-        self.counts[key] += 1
-        self.counts["unique"] += bool(verdict.unique)
+        with self._lock:
+            self.counts["puzzles"] += 1
+            self.counts[key] += 1
+            self.counts["unique"] += bool(verdict.unique)
 
     def __call__(self, lines: int, failed: int) -> tuple[dict[str, Any], str, bool]:
         counts = dict(self.counts, errors=failed)
@@ -201,40 +225,43 @@ Summary = Callable[[int, int], tuple[dict[str, Any], str, bool]]
 
 
 def run_batch(
-    source: IO[str], out: IO[str], err: IO[str], handle: Handler, pretty: bool = False, summary: Summary | None = None
+    source: IO[str],
+    out: IO[str],
+    err: IO[str],
+    handle: Handler,
+    pretty: bool = False,
+    summary: Summary | None = None,
+    jobs: int = 1,
 ) -> int:
     """Answer each line; a failing line gets an error object and the batch goes on.
 
-    `summary(lines, failed)`, if given, returns a last line (JSON and text) and
-    whether the batch succeeded; a batch that did not also exits with status 1.
+    With `jobs` > 1, that many lines are answered at once in threads; each answer is
+    written as soon as it and every line before it are done, so the output keeps the
+    lines' order and a stopped batch keeps what it wrote.  `summary(lines, failed)`,
+    if given, returns a last line (JSON and text) and whether the batch succeeded; a
+    batch that did not also exits with status 1.
     """
     lines = list(read_lines(source))
     progress = _progress(len(lines), err)
     failed = 0
-    for number, line in lines:
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise PlisError("position", f"each line must be a JSON object, got {type(data).__name__}")
-            answer, text = handle(data)
-        except json.JSONDecodeError as exc:
-            failed += 1
-            answer, text = _error(number, "position", "INVALID_JSON", f"not valid JSON: {exc.msg} (column {exc.colno})")
-        except PlisError as exc:
-            failed += 1
-            answer, text = _error(number, exc.field, exc.reason, exc.message, getattr(exc, "index", None))
-        except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
-            failed += 1
-            answer, text = _error(number, "position", "INTERNAL", f"{type(exc).__name__}: {exc}")
-        if pretty:
-            out.write(text + "\n")
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="plis-line") if jobs > 1 and len(lines) > 1 else None
+    try:
+        if pool is None:
+            answers: Iterator[tuple[dict[str, Any], str, bool]] = (answer_line(n, line, handle) for n, line in lines)
         else:
-            out.write(json.dumps(answer) + "\n")
-        out.flush()
+            futures = [pool.submit(answer_line, n, line, handle) for n, line in lines]
+            answers = (future.result() for future in futures)
+        for answer, text, ok in answers:
+            failed += not ok
+            out.write((text if pretty else json.dumps(answer)) + "\n")
+            out.flush()
+            if progress is not None:
+                progress.update(1)
+    finally:
+        if pool is not None:  # on an early stop, the lines not yet started are dropped
+            pool.shutdown(wait=True, cancel_futures=True)
         if progress is not None:
-            progress.update(1)
-    if progress is not None:
-        progress.close()
+            progress.close()
     succeeded = True
     if summary is not None:
         answer, text, succeeded = summary(len(lines), failed)
@@ -243,6 +270,22 @@ def run_batch(
     if failed:
         print(f"plis: {failed} of {len(lines)} lines failed", file=err)
     return EXIT_SOME_FAILED if failed or not succeeded else EXIT_OK
+
+
+def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any], str, bool]:
+    """One line's answer (JSON and text) and whether it succeeded; never raises."""
+    try:
+        data = json.loads(line)
+        if not isinstance(data, dict):
+            raise PlisError("position", f"each line must be a JSON object, got {type(data).__name__}")
+        answer, text = handle(data)
+        return answer, text, True
+    except json.JSONDecodeError as exc:
+        return (*_error(number, "position", "INVALID_JSON", f"not valid JSON: {exc.msg} (column {exc.colno})"), False)
+    except PlisError as exc:
+        return (*_error(number, exc.field, exc.reason, exc.message, getattr(exc, "index", None)), False)
+    except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
+        return (*_error(number, "position", "INTERNAL", f"{type(exc).__name__}: {exc}"), False)
 
 
 def _progress(total: int, err: IO[str]) -> Any:

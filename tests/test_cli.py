@@ -98,6 +98,35 @@ def test_analyse_limits_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureF
     assert main([]) == 2
 
 
+def test_jobs_answer_in_the_order_of_the_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the complete deals first: with threads, the small lines after them finish first
+    deals = [{"game": "klaverjas", "trump": "H", "declarer": 0, "hands": deal_of("klaverjas", seed, "H")} for seed in (2, 3)]
+    lines: list[object] = [*deals, EXAMPLE, BAD_CARD, "{not json", SECOND, EXAMPLE]
+    source = write_lines(tmp_path / "in.jsonl", lines)
+    status, alone, err_alone = run(capsys, "analyse", str(source))
+    status_jobs, together, err_jobs = run(capsys, "analyse", "--jobs", "3", str(source))
+    assert status == status_jobs == 1 and len(together) == len(lines)
+    assert [comparable(json.loads(line)) for line in together] == [comparable(json.loads(line)) for line in alone]
+    assert [json.loads(line).get("line") for line in together] == [None, None, None, 4, 5, None, None]
+    assert "2 of 7 lines failed" in err_alone and "2 of 7 lines failed" in err_jobs
+
+
+def test_jobs_count_every_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = [{"position": EXAMPLE, "claim": {"best": ["S8"], "value": -96}}] * 6
+    puzzles += [{"position": EXAMPLE, "claim": {"best": ["ST"]}}] * 3
+    source = write_lines(tmp_path / "in.jsonl", puzzles)
+    status, out, _ = run(capsys, "verify", "--jobs", "0", str(source))
+    assert status == 1 and len(out) == 10
+    assert json.loads(out[-1])["summary"] == {"puzzles": 9, "hold": 6, "fail": 3, "undecided": 0, "unique": 9, "errors": 0}
+
+
+@pytest.mark.parametrize("jobs", ["-1", "two"])
+def test_jobs_usage_errors(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["analyse", "--jobs", jobs])
+    assert info.value.code == 2 and "--jobs must be" in capsys.readouterr().err
+
+
 # --- hint, play-analysis, trumps, verify ------------------------------------------------------------
 
 
