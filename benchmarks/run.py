@@ -1,7 +1,7 @@
 """Time the solver on the fixed deal sets of `benchmarks.deals`.
 
     python -m benchmarks.run [--games belote jass ...] [--deals N] [--quick]
-                             [--tt-megabytes 8] [--time-limit S] [--json out.json]
+                             [--tt-megabytes MB] [--time-limit S] [--json out.json]
 
 For each set, every deal is solved from its first card: the full analysis (every
 legal first move valued, `analyse`) and the value alone with the best move(s)
@@ -92,21 +92,23 @@ def timed(call: Any, column: Column) -> Any:
 def bench_set(
     key: str,
     n: int,
-    tt_megabytes: int,
+    tt_megabytes: int | None,
     time_limit: float | None,
     value_only: bool,
     progress: bool,
     engine_options: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    from solver import Engine
-    from solver.analysis import analyse, hint
+    from solver import Engine, load_position
+    from solver.analysis import analyse, default_tt_megabytes, hint
 
     full, alone = Column(), Column()
+    set_deals = deals(key, n)
+    if tt_megabytes is None:  # the library's default for these deals
+        tt_megabytes = default_tt_megabytes(load_position(set_deals[0]))
     engine = Engine(tt_megabytes)
     limits: dict[str, Any] = {"engine": engine}
     if time_limit is not None:
         limits["time_limit"] = time_limit
-    set_deals = deals(key, n)
     for i, deal in enumerate(set_deals):
         engine.clear()  # each call starts from an empty table: no help from the last
         timed(lambda d=deal: analyse(d, engine_options=engine_options, **limits), full)
@@ -206,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         "--deals", type=int, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
     )
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_DEALS} deals per set")
-    parser.add_argument("--tt-megabytes", type=int, default=8, help="transposition table size (default 8)")
+    parser.add_argument(
+        "--tt-megabytes", type=int, default=None, help="transposition table size (default: the library's, 8 or 64 MB by the deal)"
+    )
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per call (default: none, exact)")
     parser.add_argument("--no-value-only", action="store_true", help="skip the value_only column")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
-from .analysis import DEFAULT_TT_MEGABYTES, Hint, Result, analyse, hint
+from .analysis import Hint, Result, analyse, hint
 from .besigue import BesiguePosition
 from .cards import format_cards
 from .errors import PlisError
@@ -108,7 +108,13 @@ def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
         cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
     cmd.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="stop each search after this long")
     cmd.add_argument("--node-limit", type=int, default=None, metavar="N", help="stop each search after N nodes")
-    cmd.add_argument("--tt-mb", type=int, default=DEFAULT_TT_MEGABYTES, metavar="MB", help="transposition table size")
+    cmd.add_argument(
+        "--tt-mb",
+        type=_megabytes,
+        default=None,
+        metavar="MB",
+        help="transposition table size (default: 8, or 64 for a position of more than 32 cards)",
+    )
     cmd.add_argument(
         "--jobs",
         type=_jobs,
@@ -117,6 +123,17 @@ def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
         help="solve N lines at once, each thread with its own table (0: one per core); results stay in order",
     )
     cmd.add_argument("--pretty", action="store_true", help="a readable report instead of JSON")
+
+
+def _megabytes(text: str) -> int:
+    """`--tt-mb`: a table size of at least 1 MB."""
+    try:
+        size = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--tt-mb must be an integer, got {text!r}") from None
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"--tt-mb must be at least 1 (megabytes), got {size}")
+    return size
 
 
 def _jobs(text: str) -> int:

@@ -120,11 +120,11 @@ def test_jobs_count_every_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads(out[-1])["summary"] == {"puzzles": 9, "hold": 6, "fail": 3, "undecided": 0, "unique": 9, "errors": 0}
 
 
-@pytest.mark.parametrize("jobs", ["-1", "two"])
-def test_jobs_usage_errors(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("option", "value"), [("--jobs", "-1"), ("--jobs", "two"), ("--tt-mb", "0"), ("--tt-mb", "1.5")])
+def test_jobs_and_table_size_usage_errors(option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        main(["analyse", "--jobs", jobs])
-    assert info.value.code == 2 and "--jobs must be" in capsys.readouterr().err
+        main(["analyse", option, value])
+    assert info.value.code == 2 and f"{option} must be" in capsys.readouterr().err
 
 
 # --- hint, play-analysis, trumps, verify ------------------------------------------------------------
