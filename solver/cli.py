@@ -51,9 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
+    jobs = args.jobs or os.cpu_count() or 1  # --jobs 0: one per core
     with source:
         try:
-            return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=args.jobs)
+            return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=jobs)
         except BrokenPipeError:
             # the reader went away (`plis analyse ... | head`): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -110,14 +111,14 @@ def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
     cmd.add_argument("--node-limit", type=int, default=None, metavar="N", help="stop each search after N nodes")
     cmd.add_argument(
         "--tt-mb",
-        type=_megabytes,
+        type=_at_least("--tt-mb", 1, "at least 1 (megabytes)"),
         default=None,
         metavar="MB",
         help="transposition table size (default: 8, or 64 for a position of more than 32 cards)",
     )
     cmd.add_argument(
         "--jobs",
-        type=_jobs,
+        type=_at_least("--jobs", 0, "0 (one per core) or more"),
         default=1,
         metavar="N",
         help="solve N lines at once, each thread with its own table (0: one per core); results stay in order",
@@ -125,26 +126,19 @@ def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
     cmd.add_argument("--pretty", action="store_true", help="a readable report instead of JSON")
 
 
-def _megabytes(text: str) -> int:
-    """`--tt-mb`: a table size of at least 1 MB."""
-    try:
-        size = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--tt-mb must be an integer, got {text!r}") from None
-    if size < 1:
-        raise argparse.ArgumentTypeError(f"--tt-mb must be at least 1 (megabytes), got {size}")
-    return size
+def _at_least(option: str, least: int, meaning: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `least`."""
 
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} must be an integer, got {text!r}") from None
+        if number < least:
+            raise argparse.ArgumentTypeError(f"{option} must be {meaning}, got {number}")
+        return number
 
-def _jobs(text: str) -> int:
-    """`--jobs`: a count of threads, 0 for one per core."""
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs must be an integer, got {text!r}") from None
-    if jobs < 0:
-        raise argparse.ArgumentTypeError(f"--jobs must be 0 (one per core) or more, got {jobs}")
-    return jobs or os.cpu_count() or 1
+    return parse
 
 
 Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]
