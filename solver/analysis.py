@@ -141,6 +141,14 @@ def _size(tt_megabytes: int | None, default: int) -> int:
     return tt_megabytes
 
 
+def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:
+    """`engine` if the caller gave one, else this thread's engine with a table of
+    `tt_megabytes` (checked) or of the position's default size."""
+    if engine is not None:
+        return engine
+    return _engine(_size(tt_megabytes, default_tt_megabytes(position)))
+
+
 def _engine(tt_megabytes: int) -> Any:
     """This thread's engine with a table of that size (each thread its own: nothing is
     shared between solves)."""
@@ -187,7 +195,7 @@ def analyse(
             raise OptionError("engine_options", "the Bésigue search has no levers to switch")
         outcome = _solve_besigue(pos, engine, _size(tt_megabytes, DEFAULT_TT_MEGABYTES), time_limit, node_limit, all_moves=True)
     else:
-        eng = engine if engine is not None else _engine(_size(tt_megabytes, default_tt_megabytes(pos)))
+        eng = engine_for(pos, engine, tt_megabytes)
         outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options)
     elapsed = (time.perf_counter() - started) * 1000.0
     return _result(pos, outcome, elapsed)
@@ -256,7 +264,7 @@ def hint(
     if isinstance(pos, BesiguePosition):
         outcome = _solve_besigue(pos, engine, _size(tt_megabytes, DEFAULT_TT_MEGABYTES), time_limit, node_limit, all_moves=False)
     else:
-        eng = engine if engine is not None else _engine(_size(tt_megabytes, default_tt_megabytes(pos)))
+        eng = engine_for(pos, engine, tt_megabytes)
         estimates = estimates and bool(time_limit)
         search_time = time_limit * (1 - ESTIMATE_SHARE) if estimates and time_limit else time_limit
         outcome = solve(pos, eng, time_limit=search_time, node_limit=node_limit, all_moves=False)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .analysis import MoveValue, Result, Value, _engine, _size, analyse, as_position, default_tt_megabytes, preference
+from .analysis import MoveValue, Result, Value, analyse, as_position, engine_for, preference
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
 from .errors import IllegalMoveError, PlisError, PositionError, parse_json
@@ -139,7 +139,7 @@ def analyse_play(
     current = start_of_deal(pos)
     if not 0 <= first <= len(pos.played):
         raise PositionError("first", f"must be from 0 to {len(pos.played)}, got {first}")
-    eng = engine if engine is not None else _engine(_size(tt_megabytes, default_tt_megabytes(current)))
+    eng = engine_for(current, engine, tt_megabytes)
     cards: list[PlayedCard] = []
     nodes, time_ms, exact = 0, 0.0, True
     played: tuple[Any, ...] = pos.played
@@ -259,7 +259,7 @@ def trump_table(
     if base.deal is not None:  # scored holds this trump's bonuses: keep only what was given
         extra = tuple(s - b for s, b in zip(base.scored, rules.deal_bonuses(hands)))
     sides: tuple[int | None, ...] = (0, 1) if game.CONTRACT_FIELD is not None else (None,)
-    eng = engine if engine is not None else _engine(_size(tt_megabytes, default_tt_megabytes(base)))
+    eng = engine_for(base, engine, tt_megabytes)
     entries: list[TrumpEntry] = []
     nodes, time_ms = 0, 0.0
     for trump in game.TRUMPS:
@@ -433,7 +433,7 @@ def verify_puzzle(
     if claim.value is not None and isinstance(claim.value, bool) != yes_no:
         kind = "true or false" if yes_no else "a number"
         raise ClaimError("claim.value", f"the {pos.objective} objective's value is {kind}, got {claim.value!r}")
-    eng = engine if engine is not None else _engine(_size(tt_megabytes, default_tt_megabytes(pos)))
+    eng = engine_for(pos, engine, tt_megabytes)
     result = _search(solve, pos, eng, time_limit, node_limit)
     values = {m.move: m for m in result.moves}
     claimed = tuple(values[c] for c in claimed_cards)
