@@ -40,7 +40,7 @@ def load_engine(checkout: Path) -> ModuleType:
     return module
 
 
-def compare(key: str, n: int, engines: tuple[Any, Any], tt_megabytes: int) -> dict[str, Any]:
+def compare(key: str, n: int, engines: tuple[Any, Any]) -> dict[str, Any]:
     from solver.compile import build_spec
     from solver.position import Position
 
@@ -68,19 +68,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("other", type=Path, help="another checkout, its engine built in place")
     parser.add_argument("--games", nargs="+", default=["belote"], choices=sorted(DEAL_SETS), metavar="SET")
     parser.add_argument("--deals", type=int, default=30)
-    parser.add_argument("--tt-megabytes", type=int, default=8)
+    parser.add_argument("--tt-megabytes", type=int, help="table size (default: the library's, 8 or 64 MB by the deal)")
     args = parser.parse_args(argv)
     import solver._engine
 
+    from solver.analysis import default_tt_megabytes
+    from solver.position import Position
+
     this: Any = solver._engine
     other = load_engine(args.other.resolve())
-    engines = (other.Engine(args.tt_megabytes), this.Engine(args.tt_megabytes))
     print(
         f"{'set':21} {'other s':>8} {'this s':>8} {'other ms':>9} {'this ms':>8} {'total':>6} {'median':>6} "
         f"{'nodes other':>12} {'nodes this':>11} {'differ':>6}"
     )
     for key in args.games:
-        row = compare(key, args.deals, engines, args.tt_megabytes)
+        size = args.tt_megabytes or default_tt_megabytes(Position.from_dict(deals(key, 1)[0]))
+        engines = (other.Engine(size), this.Engine(size))
+        row = compare(key, args.deals, engines)
         (t_other, t_this), n = row["times"], row["n"]
         m_other, m_this = statistics.median(t_other), statistics.median(t_this)
         print(

@@ -34,13 +34,17 @@ def parse_setting(text: str) -> dict[str, int]:
     return setting
 
 
-def compare(key: str, positions: Iterable[Any], settings: list[dict[str, int]], tt_megabytes: int) -> list[dict[str, Any]]:
+def compare(
+    key: str, positions: Iterable[Any], settings: list[dict[str, int]], tt_megabytes: int | None = None
+) -> list[dict[str, Any]]:
     """Every setting analyses each position (a deal or a Position) from an emptied
-    table, in turn; one row per setting, with how many positions' values differ."""
+    table, in turn; one row per setting, with how many positions' values differ.
+    The table is `tt_megabytes`, or the library's default for the first position."""
     from solver import Engine
-    from solver.analysis import analyse
+    from solver.analysis import analyse, as_position, default_tt_megabytes
 
-    engine = Engine(tt_megabytes)
+    positions = list(positions)
+    engine = Engine(tt_megabytes or default_tt_megabytes(as_position(positions[0])))
     times: list[list[float]] = [[] for _ in settings]
     nodes: list[list[int]] = [[] for _ in settings]
     differ = 0
@@ -92,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.levers", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["belote"])
     parser.add_argument("--deals", type=int, default=20, help="deals per set (default 20)")
-    parser.add_argument("--tt-megabytes", type=int, default=8)
+    parser.add_argument("--tt-megabytes", type=int, help="table size (default: the library's, 8 or 64 MB by the deal)")
     parser.add_argument("settings", nargs="+", help="lever settings, e.g. - endgame_tricks=0")
     args = parser.parse_args(argv)
     settings = [parse_setting(s) for s in args.settings]

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["jass"])
     parser.add_argument("--deals", type=int, default=14)
     parser.add_argument("--tricks", type=int, default=1, help="tricks played before the analysis (default 1)")
-    parser.add_argument("--tt-megabytes", type=int, default=8)
+    parser.add_argument("--tt-megabytes", type=int, help="table size (default: the library's, 8 or 64 MB by the position)")
     parser.add_argument("settings", nargs="+", help="lever settings, e.g. - trump_order=0")
     args = parser.parse_args(argv)
     settings = [parse_setting(s) for s in args.settings]
