@@ -4,11 +4,12 @@
     >>> result = analyse({"game": "belote", "trump": "H", "hands": [...]})
     >>> result.best, result.value
 
-Also `hint`, `analyse_play` (what each played card cost), `trump_table` (the value
+Also `analyse_many` (many positions on every core), `hint`, `analyse_play` (what each played card cost), `trump_table` (the value
 of a deal for every trump) and `verify_puzzle` (does a puzzle's claim hold).
 """
 
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint
+from .batch import analyse_many
 from .besigue import BesiguePosition
 from .cards import Card
 from .errors import (
@@ -63,6 +64,7 @@ __all__ = [
     "Verdict",
     "Engine",
     "analyse",
+    "analyse_many",
     "analyse_play",
     "as_position",
     "get_game",

@@ -22,10 +22,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 from .analysis import Hint, Result, analyse, hint
+from .batch import ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
 from .errors import PlisError
@@ -255,13 +255,8 @@ def run_batch(
     lines = list(read_lines(source))
     progress = _progress(len(lines), err)
     failed = 0
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="plis-line") if jobs > 1 and len(lines) > 1 else None
+    answers = ordered_map(lambda numbered: answer_line(*numbered, handle), lines, jobs)
     try:
-        if pool is None:
-            answers: Iterator[tuple[dict[str, Any], str, bool]] = (answer_line(n, line, handle) for n, line in lines)
-        else:
-            futures = [pool.submit(answer_line, n, line, handle) for n, line in lines]
-            answers = (future.result() for future in futures)
         for answer, text, ok in answers:
             failed += not ok
             out.write((text if pretty else json.dumps(answer)) + "\n")
@@ -269,8 +264,7 @@ def run_batch(
             if progress is not None:
                 progress.update(1)
     finally:
-        if pool is not None:  # on an early stop, the lines not yet started are dropped
-            pool.shutdown(wait=True, cancel_futures=True)
+        answers.close()  # on an early stop, the lines not yet started are dropped
         if progress is not None:
             progress.close()
     succeeded = True

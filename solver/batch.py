@@ -1,0 +1,85 @@
+"""Many positions solved on several threads at once, the answers in the positions' order.
+
+The search releases the GIL and each thread keeps engines of its own (analysis.engine_for),
+so N threads analyse N positions in parallel on N cores, sharing nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Literal, TypeVar
+
+from .analysis import PositionLike, Result, analyse
+from .errors import OptionError, PlisError
+
+Item = TypeVar("Item")
+Answer = TypeVar("Answer")
+
+AHEAD = 2  # items started per thread before the oldest answer is waited for
+
+
+def ordered_map(fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int) -> Generator[Answer, None, None]:
+    """`fn` over `items`, `jobs` calls at a time in threads, the answers in the items' order.
+
+    Items are taken as they are needed (at most `AHEAD * jobs` ahead of the answers), so
+    `items` may be a long or endless iterator.  An exception raised by `fn` is raised
+    at its item's place, after the answers before it.  Closing the iterator early
+    waits for the calls already running and drops the items not yet started."""
+    if jobs <= 1:
+        yield from map(fn, items)
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="plis-batch") as pool:
+        pending: deque[Future[Answer]] = deque()
+        try:
+            for item in items:
+                pending.append(pool.submit(fn, item))
+                if len(pending) >= AHEAD * jobs:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def check_jobs(jobs: int | None) -> int:
+    """The number of threads asked for, checked; None means one per core."""
+    if jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise OptionError("jobs", f"must be a whole number of threads, at least 1 (or None: one per core), got {jobs!r}")
+    return jobs
+
+
+def analyse_many(
+    positions: Iterable[PositionLike],
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int | None = None,
+    jobs: int | None = None,
+    errors: Literal["raise", "return"] = "raise",
+) -> Generator[Result | PlisError, None, None]:
+    """`analyse` every position, `jobs` at once (default: one thread per core), the
+    results in the positions' order, each as soon as it and those before it are done.
+
+    A position that is not valid raises its error at its place, after the results
+    before it (`errors="raise"`), or stands in the results as its error object
+    (`errors="return"`), the others still analysed.  The limits apply to each
+    position; each thread has its own tables of `tt_megabytes`."""
+    threads = check_jobs(jobs)
+    if errors not in ("raise", "return"):
+        raise OptionError("errors", f"must be 'raise' or 'return', got {errors!r}")
+
+    def one(position: PositionLike) -> Result | PlisError:
+        try:
+            return analyse(position, objective=objective, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes)
+        except PlisError as exc:
+            if errors == "raise":
+                raise
+            return exc
+
+    return ordered_map(one, positions, threads)

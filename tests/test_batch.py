@@ -1,0 +1,101 @@
+"""Many positions at once (solver.batch): the order of the answers, errors in place,
+items taken as needed, an early stop."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from solver import PlisError, analyse, analyse_many
+from solver.batch import AHEAD, ordered_map
+from solver.errors import CardError, OptionError
+
+from .test_cli import BAD_CARD, SECOND, comparable
+from .test_features import EXAMPLE, deal_of
+
+# a complete deal first: with threads, the small positions after it finish first
+DEAL = {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": deal_of("klaverjas", 2, "H")}
+PUTZ = {"game": "putz", "trump": "S", "hands": deal_of("putz", 3, "S")}
+POSITIONS: list[Any] = [DEAL, EXAMPLE, PUTZ, SECOND, EXAMPLE]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_results_come_in_the_positions_order(jobs: int) -> None:
+    alone = [comparable(analyse(p).to_dict()) for p in POSITIONS]
+    together = [comparable(r.to_dict()) for r in analyse_many(POSITIONS, jobs=jobs) if not isinstance(r, PlisError)]
+    assert together == alone
+    assert [r["value"] for r in together] == [r["value"] for r in alone] and len(together) == 5
+
+
+def test_an_invalid_position_stands_as_its_error_or_is_raised_in_its_place() -> None:
+    positions = [EXAMPLE, BAD_CARD, SECOND]
+    returned = list(analyse_many(positions, jobs=2, errors="return"))
+    assert isinstance(returned[1], CardError) and returned[1].field == "hands[0][2]"
+    assert [r.value for r in (returned[0], returned[2]) if not isinstance(r, PlisError)] == [-96, analyse(SECOND).value]
+    results = analyse_many(positions, jobs=2)
+    first = next(results)
+    assert not isinstance(first, PlisError) and first.value == -96  # the result before the error comes first
+    with pytest.raises(CardError):
+        next(results)
+
+
+def test_the_options_apply_to_every_position() -> None:
+    limited = list(analyse_many([DEAL, PUTZ], node_limit=50, jobs=2))
+    assert all(not isinstance(r, PlisError) and not r.exact and r.limit == "nodes" for r in limited)
+    raw = next(analyse_many([DEAL], objective="raw", jobs=1))
+    assert not isinstance(raw, PlisError) and raw.value == analyse(DEAL, objective="raw").value
+
+
+@pytest.mark.parametrize(("options", "field"), [({"jobs": 0}, "jobs"), ({"jobs": 1.5}, "jobs"), ({"errors": "skip"}, "errors")])
+def test_bad_options_are_refused_at_once(options: dict[str, Any], field: str) -> None:
+    with pytest.raises(OptionError) as info:
+        analyse_many([EXAMPLE], **options)
+    assert info.value.field == field
+
+
+def test_items_are_taken_as_they_are_needed() -> None:
+    taken = []
+
+    def numbers() -> Any:
+        for n in itertools.count():
+            taken.append(n)
+            yield n
+
+    squares = ordered_map(lambda n: n * n, numbers(), jobs=3)
+    assert list(itertools.islice(squares, 10)) == [n * n for n in range(10)]
+    assert len(taken) <= 10 + AHEAD * 3  # an endless iterator: only a few ahead
+    squares.close()
+
+
+def test_an_early_stop_drops_the_items_not_started() -> None:
+    started = []
+    lock = threading.Lock()
+
+    def slow(n: int) -> int:
+        with lock:
+            started.append(n)
+        time.sleep(0.02)
+        return n
+
+    answers = ordered_map(slow, range(100), jobs=2)
+    assert next(answers) == 0
+    answers.close()  # waits for the running calls, cancels the rest
+    count = len(started)
+    time.sleep(0.1)
+    assert len(started) == count <= AHEAD * 2 + 1
+
+
+def test_an_exception_of_the_function_is_raised_in_its_place() -> None:
+    def fail_on_three(n: int) -> int:
+        if n == 3:
+            raise RuntimeError("three")
+        return n
+
+    answers = ordered_map(fail_on_three, range(8), jobs=2)
+    assert [next(answers) for _ in range(3)] == [0, 1, 2]
+    with pytest.raises(RuntimeError, match="three"):
+        next(answers)
