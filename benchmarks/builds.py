@@ -25,7 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .deals import DEAL_SETS, deals
+from .deals import DEAL_SETS, deals, table_megabytes
 
 
 def load_engine(checkout: Path) -> ModuleType:
@@ -72,9 +72,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import solver._engine
 
-    from solver.analysis import default_tt_megabytes
-    from solver.position import Position
-
     this: Any = solver._engine
     other = load_engine(args.other.resolve())
     print(
@@ -82,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'nodes other':>12} {'nodes this':>11} {'differ':>6}"
     )
     for key in args.games:
-        size = args.tt_megabytes or default_tt_megabytes(Position.from_dict(deals(key, 1)[0]))
+        size = table_megabytes(deals(key, 1)[0], args.tt_megabytes)
         engines = (other.Engine(size), this.Engine(size))
         row = compare(key, args.deals, engines)
         (t_other, t_this), n = row["times"], row["n"]

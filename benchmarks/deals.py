@@ -170,6 +170,14 @@ def deals(key: str, n: int = DEFAULT_DEALS, seed: int | None = None) -> list[dic
     return generate(DEAL_SETS[key], n, seed)
 
 
+def table_megabytes(first: Any, asked: int | None) -> int:
+    """The table size asked for, or the library's default for a set whose positions
+    are like `first` (a deal or a Position): 8 MB, or 64 MB for a complete Jass deal."""
+    from solver.analysis import as_position, default_tt_megabytes
+
+    return asked or default_tt_megabytes(as_position(first))
+
+
 def all_deals(keys: list[str] | None = None, n: int = DEFAULT_DEALS) -> Iterator[tuple[str, dict[str, Any]]]:
     for key in keys or list(DEAL_SETS):
         for deal in deals(key, n):

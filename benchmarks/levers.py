@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from .deals import DEAL_SETS, deals
+from .deals import DEAL_SETS, deals, table_megabytes
 
 
 def parse_setting(text: str) -> dict[str, int]:
@@ -41,10 +41,10 @@ def compare(
     table, in turn; one row per setting, with how many positions' values differ.
     The table is `tt_megabytes`, or the library's default for the first position."""
     from solver import Engine
-    from solver.analysis import analyse, as_position, default_tt_megabytes
+    from solver.analysis import analyse
 
     positions = list(positions)
-    engine = Engine(tt_megabytes or default_tt_megabytes(as_position(positions[0])))
+    engine = Engine(table_megabytes(positions[0], tt_megabytes))
     times: list[list[float]] = [[] for _ in settings]
     nodes: list[list[int]] = [[] for _ in settings]
     differ = 0

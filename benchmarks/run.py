@@ -26,7 +26,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .deals import DEAL_SETS, DEFAULT_DEALS, deals
+from .deals import DEAL_SETS, DEFAULT_DEALS, deals, table_megabytes
 
 QUICK_DEALS = 20
 # issue 3's goals for a full analysis (median ms, 99th percentile ms or None);
@@ -98,13 +98,12 @@ def bench_set(
     progress: bool,
     engine_options: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    from solver import Engine, load_position
-    from solver.analysis import analyse, default_tt_megabytes, hint
+    from solver import Engine
+    from solver.analysis import analyse, hint
 
     full, alone = Column(), Column()
     set_deals = deals(key, n)
-    if tt_megabytes is None:  # the library's default for these deals
-        tt_megabytes = default_tt_megabytes(load_position(set_deals[0]))
+    tt_megabytes = table_megabytes(set_deals[0], tt_megabytes)
     engine = Engine(tt_megabytes)
     limits: dict[str, Any] = {"engine": engine}
     if time_limit is not None:

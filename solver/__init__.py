@@ -4,8 +4,9 @@
     >>> result = analyse({"game": "belote", "trump": "H", "hands": [...]})
     >>> result.best, result.value
 
-Also `analyse_many` (many positions on every core), `hint`, `analyse_play` (what each played card cost), `trump_table` (the value
-of a deal for every trump) and `verify_puzzle` (does a puzzle's claim hold).
+Also `analyse_many` (many positions on every core), `hint`, `analyse_play` (what
+each played card cost), `trump_table` (the value of a deal for every trump) and
+`verify_puzzle` (does a puzzle's claim hold).
 """
 
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .besigue import BesiguePosition
-from .errors import OptionError, PositionError, parse_json
+from .errors import OptionError, PositionError, at_least_one, parse_json
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -136,9 +136,7 @@ def _size(tt_megabytes: int | None, default: int) -> int:
     """The table size asked for, checked, or the default when none was."""
     if tt_megabytes is None:
         return default
-    if isinstance(tt_megabytes, bool) or not isinstance(tt_megabytes, int) or tt_megabytes < 1:
-        raise OptionError("tt_megabytes", f"must be a whole number of megabytes, at least 1; got {tt_megabytes!r}")
-    return tt_megabytes
+    return at_least_one("tt_megabytes", tt_megabytes, "megabytes")
 
 
 def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:

@@ -13,7 +13,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Literal, TypeVar
 
 from .analysis import PositionLike, Result, analyse
-from .errors import OptionError, PlisError
+from .errors import OptionError, PlisError, at_least_one
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -49,9 +49,7 @@ def check_jobs(jobs: int | None) -> int:
     """The number of threads asked for, checked; None means one per core."""
     if jobs is None:
         return os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise OptionError("jobs", f"must be a whole number of threads, at least 1 (or None: one per core), got {jobs!r}")
-    return jobs
+    return at_least_one("jobs", jobs, "threads", " (or None: one per core)")
 
 
 def analyse_many(

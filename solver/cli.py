@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .analysis import Hint, Result, analyse, hint
-from .batch import ordered_map
+from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
 from .errors import PlisError
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
-    jobs = args.jobs or os.cpu_count() or 1  # --jobs 0: one per core
+    jobs = check_jobs(args.jobs or None)  # --jobs 0: one per core
     with source:
         try:
             return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=jobs)

@@ -28,6 +28,14 @@ class OptionError(PlisError):
     reason = "BAD_OPTION"
 
 
+def at_least_one(field: str, value: Any, unit: str, note: str = "") -> int:
+    """`value`, if it is a whole number of `unit` of at least 1; else an OptionError
+    naming `field` (`note` says what else it may be)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise OptionError(field, f"must be a whole number of {unit}, at least 1{note}; got {value!r}")
+    return value
+
+
 class CardError(PlisError):
     """A token that is not a card of the game."""
 
