@@ -125,6 +125,8 @@ cdef struct Tables:
     int coalition_rich_wins      # Putz: a coalition card that takes the trick, richest first
     int safe_master_points       # a master trump's points are safe: among rich cards it orders as pointless
     int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
+    int second_ruffs_late        # Jass: second hand's trumps on an opponent's plain lead after the cards that do not take it
+    int last_keeps_winners       # Jass: the last hand's cards that take its partner's trick after those that do not
     int order_weight[MAX_SEATS]  # per side, how the analysed side's ordering sees a winner
     int mtdf_window              # MTD(f) tests as windows this much either side of the test value (0: null windows)
     int nat_shapes               # nat: bounds between positions of one shape through the order of their totals (NatEntry)

@@ -820,7 +820,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     cdef int keys[64]
     cdef uint64_t rest = legal, in_play = 0, higher, rest_hands
     cdef bint maximising, wins, ruff, trump_over = False, smear_low = False
-    cdef bint last_roem = False, duck_master = False
+    cdef bint last_roem = False, duck_master = False, second_hand = False, keep_winners = False
     cdef uint32_t places = 0
     cdef int pts, trick_points = 0
     seat = t.seat_at[s.leader + s.trick_len]
@@ -832,6 +832,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
         d_self = desirability(c, seat, maximising)
         d_now = desirability(c, t.seat_at[s.leader + s.win_off], maximising)
         smear_low = t.cautious_smear and s.trick_len < t.n_players - 1
+        second_hand = t.second_ruffs_late and s.trick_len == 1 and d_now < 0
+        keep_winners = t.last_keeps_winners and s.trick_len == t.n_players - 1 and d_now > 0
         if t.master_duck and d_now < 0 and t.trump_group >= 0:
             for i in range(s.trick_len):
                 trick_points += t.points[s.trick[i]]
@@ -893,8 +895,15 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
             if duck_master and wins and g == t.trump_group and pts >= 14 and top_of_group(t, in_play, b):
                 # a cheap trick: the master trump after the cards that do not take it
                 key = 9000 - pts * 64 - b % GROUP_WIDTH
+            elif ruff and second_hand:
+                # second hand: its partner plays last, and the third hand may overtrump
+                key = 9000 - pts * 64 - b % GROUP_WIDTH
             elif ruff and d_now > 0:
                 key = 15000 - pts * 64 - b % GROUP_WIDTH
+            elif wins and keep_winners:
+                # the last card onto a partner's winner: the trick is the side's
+                # anyway, so the cards that do not take it first, the winner kept
+                key = 20000 + pts * 64 - b % GROUP_WIDTH
             elif ruff and d > 0:
                 key = 30000 - pts * 64 - b % GROUP_WIDTH
             elif d > 0 and not wins and smear_low:
@@ -2272,6 +2281,16 @@ cdef class Engine:
         # (median +2%), Amsterdam -9% (median +6%), Jass one trick in -4%, Rotterdam and
         # Putz within 3%: on in Klaberjass (solver.compile sets it by game)
         t.safe_master_points = spec.get("safe_master_points", 0)
+        # Jass (found by counting, per kind of node, which card cut off when the first
+        # did not): second hand tries a trump on an opponent's plain lead after the
+        # cards that do not take the trick (its partner plays last, and the third hand
+        # may overtrump); the last hand, its partner winning, tries the cards that do
+        # not take the trick first (the points are the side's either way, and the
+        # winner is kept).  30 deals, both: mean nodes -20%, median -25%, total time
+        # -22%; one trick in (40): -11%.  The 32-card games: worse or no change
+        is_jass = t.rule == RULE_JASS and t.n_sides == 2
+        t.second_ruffs_late = spec.get("second_ruffs_late", int(is_jass))
+        t.last_keeps_winners = spec.get("last_keeps_winners", int(is_jass))
         self._key_layout(spec)
         self._shape_layout()
         self._rank_points()

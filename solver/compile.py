@@ -86,6 +86,8 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "coalition_rich_wins",  # on in Putz: a coalition card that takes the trick, richest first
     "safe_master_points",  # on in Klaberjass: a master trump orders as a card without points among rich cards
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
+    "second_ruffs_late",  # on in Jass: second hand tries a trump on an opponent's plain lead after the cards that do not take it
+    "last_keeps_winners",  # on in Jass: the last hand tries the cards that take its partner's trick after those that do not
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
     "mtdf_window",  # 0 (null windows), or half the width of each MTD(f) test's window (Bassadewitz: 6)

@@ -301,6 +301,29 @@ def test_move_orders_change_the_search_not_the_values(lever: str, game: str, see
 
 
 @pytest.mark.parametrize(
+    "lever, seed, trump",
+    [
+        # second hand: a trump on an opponent's plain lead after the cards that do not take it
+        ("second_ruffs_late", 3, "S"),
+        ("second_ruffs_late", 8, "H"),
+        # last hand: the cards that take the partner's trick after those that do not
+        ("last_keeps_winners", 3, "S"),
+        ("last_keeps_winners", 2, "obenabe"),
+    ],
+)
+def test_jass_move_orders_change_the_search_not_the_values(lever: str, seed: int, trump: str) -> None:
+    """The fifteenth round's Jass orders, on by default in Jass: the same values, two
+    tricks into a deal (a complete deal takes seconds)."""
+    position = full_deal("jass", seed, trump=trump)
+    for _ in range(8):
+        position = position.play(position.legal_moves()[-1])
+    on = analyse(position, engine=Engine(8))
+    off = analyse(position, engine=Engine(8), engine_options={lever: 0})
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes != off.nodes  # the lever is on by default in Jass
+
+
+@pytest.mark.parametrize(
     "game, fields",
     [("belote", {"trump": "H"}), ("bassadewitz", {}), ("putz", {"trump": "S"}), ("klaverjas", {"trump": "H", "declarer": 0})],
 )
