@@ -123,6 +123,7 @@ cdef struct Tables:
     int coalition_smear          # Putz: the coalition's last card onto its own winner richest first
     int master_duck              # a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
     int coalition_rich_wins      # Putz: a coalition card that takes the trick, richest first
+    int coalition_ruffs_late     # Putz: among those, a trump over a plain card lower (after the suit's winners)
     int safe_master_points       # a master trump's points are safe: among rich cards it orders as pointless
     int own_trump_leads          # paranoid games: the analysed seat's trump leads first (wants points) or last
     int second_ruffs_late        # Jass: second hand's trumps on an opponent's plain lead after the cards that do not take it

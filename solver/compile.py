@@ -84,6 +84,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
     "master_duck",  # on in Putz and Klaberjass: a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
     "coalition_rich_wins",  # on in Putz: a coalition card that takes the trick, richest first
+    "coalition_ruffs_late",  # on in Putz: a coalition trump over a plain card after the coalition's winners of the suit
     "safe_master_points",  # on in Klaberjass: a master trump orders as a card without points among rich cards
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "second_ruffs_late",  # on in Jass: second hand tries a trump on an opponent's plain lead after the cards that do not take it

@@ -289,6 +289,9 @@ KLABERJASS = {"trump": "H", "taker": 0}
         # a coalition card that takes the trick, richest first
         ("coalition_rich_wins", "putz", 3, PUTZ),
         ("coalition_rich_wins", "putz", 7, PUTZ),
+        # among those, a trump over a plain card after the winners of the suit led
+        ("coalition_ruffs_late", "putz", 3, PUTZ),
+        ("coalition_ruffs_late", "putz", 7, PUTZ),
     ],
 )
 def test_move_orders_change_the_search_not_the_values(lever: str, game: str, seed: int, fields: dict) -> None:
