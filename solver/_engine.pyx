@@ -892,11 +892,11 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
             # gains the side nothing, so after the discards; over an opponent's
             # card the cheapest trump first, after the winners of the suit led
             ruff = wins and g == t.trump_group and trump_over and t.trump_order
-            if duck_master and wins and g == t.trump_group and pts >= 14 and top_of_group(t, in_play, b):
-                # a cheap trick: the master trump after the cards that do not take it
-                key = 9000 - pts * 64 - b % GROUP_WIDTH
-            elif ruff and second_hand:
-                # second hand: its partner plays last, and the third hand may overtrump
+            if (duck_master and wins and g == t.trump_group and pts >= 14 and top_of_group(t, in_play, b)) \
+                    or (ruff and second_hand):
+                # after the cards that do not take the trick: a master trump kept from
+                # a cheap trick; a second hand's trump (its partner plays last, and the
+                # third hand may overtrump)
                 key = 9000 - pts * 64 - b % GROUP_WIDTH
             elif ruff and d_now > 0:
                 key = 15000 - pts * 64 - b % GROUP_WIDTH
