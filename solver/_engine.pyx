@@ -526,21 +526,34 @@ cdef inline int lane_sum(uint64_t v) noexcept nogil:
     return <int>((v & 0xFFFFFFF) + ((v >> 28) & 0xFFFFFFF) + (v >> 56))
 
 
-cdef inline void shape_margins(Tables* t, uint64_t stored, uint64_t cards, int* down, int* up) noexcept nogil:
+cdef inline void shape_margins(Tables* t, uint64_t stored, uint64_t cards, int* down, int* up,
+                               bint need_down=True, bint need_up=True) noexcept nogil:
     """How far the value of `cards` can lie below (`down`) and above (`up`) the value
     of `stored`, a position of the same shape: the same strategies, mapped card for
-    card by rank, take the same tricks, so only the cards' points differ."""
+    card by rank, take the same tricks, so only the cards' points differ.  With one
+    side's points counted, a margin the caller does not need is left at 0."""
     cdef int g, x, y, d, gain = 0, loss = 0
     cdef uint64_t ca, cb, gains = 0, losses = 0
+    cdef bint two_sided = t.has_gain and t.has_loss
+    # which sums the margins asked for need: one side's gains make its value rise
+    cdef bint want_gains = two_sided or (need_up if t.has_gain else need_down)
+    cdef bint want_losses = two_sided or (need_down if t.has_gain else need_up)
     if t.rank_lanes:  # every pair of a group at once, the groups' lanes added up
         for g in range(t.n_shape_groups):
             ca = (stored >> (g * GROUP_WIDTH)) & 511
             cb = (cards >> (g * GROUP_WIDTH)) & 511
             if ca != cb:
-                gains += lanes_above(t.rank_points[g][ca], t.rank_points[g][cb])
-                losses += lanes_above(t.rank_points[g][cb], t.rank_points[g][ca])
-        gain = lane_sum(gains)
-        loss = lane_sum(losses)
+                if want_gains:
+                    gains += lanes_above(t.rank_points[g][ca], t.rank_points[g][cb])
+                if want_losses:
+                    losses += lanes_above(t.rank_points[g][cb], t.rank_points[g][ca])
+        if two_sided:  # one sum: a lane holds a gain or a loss, never both
+            gain = lane_sum(gains + losses)
+        else:
+            if want_gains:
+                gain = lane_sum(gains)
+            if want_losses:
+                loss = lane_sum(losses)
     else:  # the pairs one by one, from the top while the rest differs
         for g in range(t.n_shape_groups):
             ca = stored & t.group_mask[g]
@@ -555,7 +568,7 @@ cdef inline void shape_margins(Tables* t, uint64_t stored, uint64_t cards, int* 
                     loss -= d
                 ca ^= (<uint64_t>1) << x
                 cb ^= (<uint64_t>1) << y
-    if t.has_gain and t.has_loss:  # every point goes to one side or the other
+    if two_sided:  # every point goes to one side or the other
         down[0] = gain + loss
         up[0] = gain + loss
     elif t.has_gain:  # only the analysed side's points count: more points, no less value
@@ -647,15 +660,16 @@ cdef inline void narrow_by_shape(Ctx* c, ShapeEntry* e, int base, int alpha, int
     widened by the margins (if its roem to come is alike; and not when even its
     bounds unwidened would leave the window (alpha, beta) as it is)."""
     cdef int e_lo = unrel(e.lower, base), e_hi = unrel(e.upper, base), down = 0, up = 0
-    if e_lo <= alpha and e_hi >= beta:
+    cdef bint use_lo = e_lo > alpha, use_hi = e_hi < beta
+    if not use_lo and not use_hi:
         return
     if c.t.roem_candidates and not same_roem(c.t, e.cards, &c.s):
         return
-    if e.cards != c.s.in_hands:
-        shape_margins(c.t, e.cards, c.s.in_hands, &down, &up)
-    if e_lo > -INF and e_lo - down > lo[0]:
+    if e.cards != c.s.in_hands:  # only the margins of the bounds that can narrow the window
+        shape_margins(c.t, e.cards, c.s.in_hands, &down, &up, use_lo, use_hi)
+    if use_lo and e_lo - down > lo[0]:
         lo[0] = e_lo - down
-    if e_hi < INF and e_hi + up < hi[0]:
+    if use_hi and e_hi + up < hi[0]:
         hi[0] = e_hi + up
 
 
