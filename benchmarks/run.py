@@ -11,6 +11,12 @@ nearest-rank percentiles), mean nodes, nodes per second (all nodes / all time),
 the transposition table's size, the process's peak RSS so far, and how many
 results were not exact (only with a limit).  One thread, one process; the engine
 (and its table) is made once per table size before the first timed call.
+
+The machine's speed drifts by a factor of up to 1.8 (BENCHMARKS.md, "What limits
+it"), and the goals are in milliseconds.  So when colver (the `bench` extra) is
+installed, the run also times a yardstick before and after the sets: colver's
+median on the first `--yardstick` belote deals (about 30 ms when this machine runs
+at its fastest).  Read the sets' times against it.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import math
 import platform
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -29,6 +36,7 @@ from typing import Any
 from .deals import DEAL_SETS, DEFAULT_DEALS, deals, table_megabytes
 
 QUICK_DEALS = 20
+YARDSTICK_DEALS = 30
 # issue 3's goals for a full analysis (median ms, 99th percentile ms or None);
 # belote's goal is against colver: python -m benchmarks.vs_colver
 GOALS: dict[str, tuple[float, float | None]] = {
@@ -147,7 +155,8 @@ HEAD = (
 FOOT = "times: ms per call, wall clock; nodes: mean per call; RSS: peak of the process so far"
 
 
-def print_rows(row: dict[str, Any], out: Any = sys.stdout) -> None:
+def print_rows(row: dict[str, Any], out: Any = None) -> None:
+    out = out or sys.stdout  # the stream of the moment, not the one at import
     for call in ("analyse", "value_only"):
         s = row.get(call)
         if not s:
@@ -162,7 +171,8 @@ def print_rows(row: dict[str, Any], out: Any = sys.stdout) -> None:
         )
 
 
-def print_table(rows: list[dict[str, Any]], out: Any = sys.stdout) -> None:
+def print_table(rows: list[dict[str, Any]], out: Any = None) -> None:
+    out = out or sys.stdout
     print(HEAD, file=out)
     print("-" * len(HEAD), file=out)
     for row in rows:
@@ -198,6 +208,34 @@ def machine() -> dict[str, Any]:
     return {"python": platform.python_version(), "platform": platform.platform(), "cpu": cpu}
 
 
+def yardstick(n: int) -> float | None:
+    """colver's median time (ms) on the first `n` belote deals, or None without colver.
+    In a child process, so that colver's memory stays out of this one's RSS."""
+    if n <= 0:
+        return None
+    code = "import sys; from benchmarks.run import colver_median; print(colver_median(int(sys.argv[1])))"
+    done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    try:
+        return float(done.stdout.split()[-1])
+    except (ValueError, IndexError):
+        return None
+
+
+def colver_median(n: int) -> float:
+    """colver's median time (ms) on the first `n` belote deals (colver must be installed)."""
+    from .vs_colver import colver_env, colver_values
+
+    return statistics.median(colver_values(colver_env(deal))[1] for deal in deals("belote", n))
+
+
+def yardstick_line(when: str, ms: float | None, n: int) -> str:
+    if ms is None:
+        return f"yardstick {when}: none (colver is not installed, or --yardstick 0)"
+    return f"yardstick {when}: colver's median on {n} belote deals {ms:.1f} ms (about 30 on this machine at its fastest)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -214,6 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-value-only", action="store_true", help="skip the value_only column")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--yardstick",
+        type=int,
+        default=YARDSTICK_DEALS,
+        metavar="N",
+        help=f"time colver on N belote deals before and after, for the machine's speed (default {YARDSTICK_DEALS}; 0: no)",
+    )
     parser.add_argument(
         "--engine-option",
         action="append",
@@ -240,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the engine is not built: {exc}", file=sys.stderr)
         return 2
 
+    before = yardstick(args.yardstick)
     rows = []
     print(HEAD)
     print("-" * len(HEAD), flush=True)
@@ -247,11 +293,15 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet, engine_options))
         print_rows(rows[-1])
     print(FOOT)
+    after = yardstick(args.yardstick)
     for line in goal_lines(rows):
         print(line)
+    print(yardstick_line("before", before, args.yardstick))
+    print(yardstick_line("after", after, args.yardstick))
     if args.json:
         report = {
             "machine": machine(),
+            "yardstick_ms": {"deals": args.yardstick, "before": before, "after": after},
             "deals_per_set": n,
             "time_limit": args.time_limit,
             "sets": {k: asdict(v) for k, v in DEAL_SETS.items() if k in {r["set"] for r in rows}},

@@ -1,0 +1,36 @@
+"""The timing command of issue 3 (benchmarks/run.py): its table and its yardstick."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.run import main, yardstick, yardstick_line
+
+
+def test_a_run_prints_the_sets_row_and_writes_the_json(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.json"
+    assert main(["--games", "belote", "--deals", "2", "--quiet", "--yardstick", "0", "--json", str(out)]) == 0
+    text = capfd.readouterr().out
+    rows = [line for line in text.splitlines() if line.startswith("belote")]
+    assert [row.split()[1:3] for row in rows] == [["analyse", "2"], ["value_only", "2"]]
+    assert "yardstick before: none" in text
+    report = json.loads(out.read_text())
+    assert report["yardstick_ms"] == {"deals": 0, "before": None, "after": None}
+    assert report["deals_per_set"] == 2
+
+
+def test_no_yardstick_when_asked_for_none() -> None:
+    assert yardstick(0) is None
+    assert yardstick_line("after", 41.25, 30) == (
+        "yardstick after: colver's median on 30 belote deals 41.2 ms (about 30 on this machine at its fastest)"
+    )
+
+
+@pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
+def test_the_yardstick_times_colver_in_a_child_process() -> None:
+    ms = yardstick(2)
+    assert ms is not None and 0.0 < ms < 60_000.0
