@@ -12,7 +12,7 @@ the transposition table's size, the process's peak RSS so far, and how many
 results were not exact (only with a limit).  One thread, one process; the engine
 (and its table) is made once per table size before the first timed call.
 
-The machine's speed drifts by a factor of up to 1.8 (BENCHMARKS.md, "What limits
+The machine's speed drifts by a factor of up to 2.5 (BENCHMARKS.md, "What limits
 it"), and the goals are in milliseconds.  So when colver (the `bench` extra) is
 installed, the run also times a yardstick before and after the sets: colver's
 median on the first `--yardstick` belote deals (about 30 ms when this machine runs
@@ -22,6 +22,7 @@ at its fastest).  Read the sets' times against it.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import platform
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .deals import DEAL_SETS, DEFAULT_DEALS, deals, table_megabytes
@@ -209,17 +211,19 @@ def machine() -> dict[str, Any]:
 
 
 def yardstick(n: int) -> float | None:
-    """colver's median time (ms) on the first `n` belote deals, or None without colver.
-    In a child process, so that colver's memory stays out of this one's RSS."""
-    if n <= 0:
+    """colver's median time (ms) on the first `n` belote deals, or None (n 0, colver
+    not installed, or its run failed: then why, on stderr).  In a child process, so
+    that colver's memory stays out of this one's RSS."""
+    if n <= 0 or importlib.util.find_spec("colver") is None:
         return None
     code = "import sys; from benchmarks.run import colver_median; print(colver_median(int(sys.argv[1])))"
-    done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True)
-    if done.returncode != 0:
-        return None
+    root = Path(__file__).resolve().parent.parent  # where `benchmarks` imports from
+    done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True, cwd=root)
     try:
         return float(done.stdout.split()[-1])
     except (ValueError, IndexError):
+        failure = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        print(f"yardstick: colver's run failed: {failure}", file=sys.stderr)
         return None
 
 
@@ -232,7 +236,7 @@ def colver_median(n: int) -> float:
 
 def yardstick_line(when: str, ms: float | None, n: int) -> str:
     if ms is None:
-        return f"yardstick {when}: none (colver is not installed, or --yardstick 0)"
+        return f"yardstick {when}: none (--yardstick 0, colver not installed, or its run failed)"
     return f"yardstick {when}: colver's median on {n} belote deals {ms:.1f} ms (about 30 on this machine at its fastest)"
 
 

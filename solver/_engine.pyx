@@ -531,7 +531,7 @@ cdef inline void shape_margins(Tables* t, uint64_t stored, uint64_t cards, int* 
     """How far the value of `cards` can lie below (`down`) and above (`up`) the value
     of `stored`, a position of the same shape: the same strategies, mapped card for
     card by rank, take the same tricks, so only the cards' points differ.  With one
-    side's points counted, a margin the caller does not need is left at 0."""
+    side's points counted, a margin the caller does not need may be left at 0."""
     cdef int g, x, y, d, gain = 0, loss = 0
     cdef uint64_t ca, cb, gains = 0, losses = 0
     cdef bint two_sided = t.has_gain and t.has_loss

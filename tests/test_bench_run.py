@@ -17,7 +17,7 @@ def test_a_run_prints_the_sets_row_and_writes_the_json(tmp_path: Path, capfd: py
     text = capfd.readouterr().out
     rows = [line for line in text.splitlines() if line.startswith("belote")]
     assert [row.split()[1:3] for row in rows] == [["analyse", "2"], ["value_only", "2"]]
-    assert "yardstick before: none" in text
+    assert "yardstick before: none (--yardstick 0" in text
     report = json.loads(out.read_text())
     assert report["yardstick_ms"] == {"deals": 0, "before": None, "after": None}
     assert report["deals_per_set"] == 2
