@@ -50,6 +50,12 @@ def balanced(rng: random.Random, values: list[Any], count: int) -> list[Any]:
     return pool
 
 
+def position_count(game: str, per_value: int) -> int:
+    """How many positions random_positions yields: enough for every value of the
+    option (or trump, objective) with the most values to come `per_value` times."""
+    return per_value * max(len(values) for values in CONFIGS[game].values())
+
+
 def random_positions(
     game: str, per_value: int, seed: int | str, max_tricks: int = 4, min_tricks: int = 1
 ) -> Iterator[Position]:
@@ -57,7 +63,7 @@ def random_positions(
     with `min_tricks` to `max_tricks` tricks left (at most a full hand)."""
     rng = random.Random(f"{game}-{seed}")
     config = CONFIGS[game]
-    count = per_value * max(len(v) for v in config.values())
+    count = position_count(game, per_value)
     columns = {name: balanced(rng, values, count) for name, values in config.items()}
     for i in range(count):
         chosen = {name: column[i] for name, column in columns.items()}
