@@ -62,6 +62,9 @@ cdef struct Tables:
     uint64_t roem_sets_of[MAX_BITS]  # per card: the roem sets it is in (indices as bits)
     uint64_t roem_candidates     # the roem sets whose cards are in different hands
     int merge_equivalent         # adjacent equal cards may be searched as one
+    int prune_dominated          # in a trick whose taking side is certain, one card of each run
+    int weight_max               # the highest and lowest of Tables.weight
+    int weight_min
     int bound_cuts               # cut-offs from the points still available
     int null_window_root         # root moves valued by null-window searches (MTD(f))
     int table_inside_tricks      # keep table entries for positions inside a trick too

@@ -818,7 +818,80 @@ cdef inline bint in_live_roem_set(Tables* t, State* s, int b, int nxt) noexcept 
     return ((t.roem_sets_of[b] | t.roem_sets_of[nxt]) & s.live_roem) != 0
 
 
-cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second=255) noexcept nogil:
+cdef inline int certain_direction(Ctx* c, bint mover_wins, int w) noexcept nogil:
+    """Whether the side that takes the current trick is already certain once the
+    mover has played, and what its points do to the value: +1 if that side's weight
+    is the highest (its points raise the value most), -1 if the lowest, 0 if neither
+    or if a seat of another side still to play holds a card that could beat `w`, the
+    winning card (the mover's if `mover_wins`).  Conservative: such a seat's cards
+    count as playable except, where the rules make it follow suit, the other suits'."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int i, q, side, wg = t.group_of[w]
+    cdef int led = t.group_of[s.trick[0]] if s.trick_len else wg
+    cdef uint64_t hand, beaters = t.group_mask[wg] & ~((<uint64_t>2 << w) - 1)
+    if t.trump_group >= 0 and wg != t.trump_group:
+        beaters |= t.group_mask[t.trump_group]
+    side = t.side_of[t.seat_at[s.leader + (s.trick_len if mover_wins else s.win_off)]]
+    for i in range(s.trick_len + 1, t.n_players):
+        q = t.seat_at[s.leader + i]
+        if t.side_of[q] != side:
+            hand = s.hands[q]
+            if t.rule != RULE_JASS and (hand & t.group_mask[led]):
+                hand &= t.group_mask[led]  # it must follow suit (Jass: it may trump)
+            if hand & beaters:
+                return 0
+    if t.weight_max == t.weight_min:
+        return 0
+    if t.weight[side] == t.weight_max:
+        return 1
+    if t.weight[side] == t.weight_min:
+        return -1
+    return 0
+
+
+cdef inline bint identity_matters(Tables* t, State* s, uint64_t run) noexcept nogil:
+    """Whether a card of `run` counts by more than its rank and points: the Buur
+    (its exception to following trumps) or a card of a roem set that can still fall."""
+    cdef int b
+    if t.buur_exception and t.buur_bit >= 0 and (run >> t.buur_bit) & 1:
+        return True
+    if t.roem:
+        while run:
+            b = __builtin_ctzll(run)
+            run &= run - 1
+            if t.roem_sets_of[b] & s.live_roem:
+                return True
+    return False
+
+
+cdef inline int dominance(Ctx* c, int b, int nxt, bint maximising, int* lose_direction) noexcept nogil:
+    """Two legal cards of the mover, `b` and the next card in play above it in its
+    group, of different points: 1 if `nxt` is at least as good for the mover, -1 if
+    `b` is, 0 if neither is known (see order_moves).  `lose_direction`: the
+    certain_direction of a card that does not take the trick, once known (2 before)."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int g = t.group_of[b], direction, win_group = -1
+    if identity_matters(t, s, (<uint64_t>1 << b) | (<uint64_t>1 << nxt)):
+        return 0
+    if s.trick_len:
+        win_group = t.group_of[s.win_bit]
+    if s.trick_len == 0 or (g == win_group and nxt > s.win_bit) \
+            or (g == t.trump_group and win_group != t.trump_group):
+        direction = certain_direction(c, True, nxt)
+    else:
+        if lose_direction[0] == 2:
+            lose_direction[0] = certain_direction(c, False, s.win_bit)
+        direction = lose_direction[0]
+    if direction == 0:
+        return 0
+    # the richer card is wanted when its points raise the value for the maximiser
+    return 1 if ((direction > 0) == maximising) == (t.points[nxt] > t.points[b]) else -1
+
+
+cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second=255,
+                     bint prune=False) noexcept nogil:
     """The moves to try, best guess first, one card of each run of equivalent cards.
 
     Two cards of one hand are equivalent when they are adjacent in their group among
@@ -826,7 +899,18 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     stand for the other.  Order: the table's move, then `second` (a killer); then,
     after the lead, a card that makes a good winner take the trick, richest first
     (but cheapest first onto a partner's card while an opponent is still to play);
-    neutral cards; cheap discards to a bad winner.  Leads: strongest first."""
+    neutral cards; cheap discards to a bad winner.  Leads: strongest first.
+
+    With `prune` (not at the root, whose every card is valued), dominated cards are
+    left out too.  Two cards of one hand adjacent in their group among the cards in
+    play take the same tricks whichever is played when, so two lines that differ
+    only in which of them falls now differ only in where its points go: now to the
+    side that takes this trick, or later with the card kept.  Once that side is
+    certain and its weight is the highest (lowest), the richer card now is worth at
+    least (at most) as much to the value, whatever comes after: the value is monotone
+    in each side's points.  The other card can be left out: a move no better than
+    another changes no minimax value nor any fail-soft bound.  Not where a card's
+    identity counts (identity_matters)."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int n = 0, i, b, nxt, key, g, seat, d
@@ -837,9 +921,12 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     cdef bint last_roem = False, duck_master = False, second_hand = False, keep_winners = False
     cdef uint32_t places = 0
     cdef int pts, trick_points = 0
+    cdef uint64_t dominated = 0
+    cdef int direction, lose_direction = 2  # 2: not yet known
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
+    prune = prune and t.prune_dominated and not c.horizon_stop  # estimates: as before
     if s.trick_len:  # what the mover thinks of the trick's winner, now or if it wins
         win_group = t.group_of[s.win_bit]
         trump_over = t.trump_group >= 0 and win_group != t.trump_group
@@ -870,6 +957,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
         b = __builtin_ctzll(rest)
         rest &= rest - 1
         g = t.group_of[b]
+        if (dominated >> b) & 1:
+            continue
         if t.merge_equivalent:
             higher = in_play & t.group_mask[g] & above(in_play, b)
             if higher:
@@ -877,6 +966,12 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                 if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move \
                         and not (t.roem and in_live_roem_set(t, s, b, nxt)):
                     continue  # `nxt` stands for `b`
+                if prune and (legal >> nxt) & 1 and t.points[nxt] != t.points[b]:
+                    direction = dominance(c, b, nxt, maximising, &lose_direction)
+                    if direction > 0:
+                        continue  # `nxt` is at least as good
+                    if direction < 0:
+                        dominated |= <uint64_t>1 << nxt  # `b` is at least as good
         if b == tt_move:
             key = 1000000
         elif b == second:
@@ -1203,19 +1298,34 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
     not pay so near the end."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int b, v, best
-    cdef uint64_t legal
-    cdef bint maximising
+    cdef int b, v, best, nxt, lose_direction = 2
+    cdef uint64_t legal, rest, higher, in_play, dominated = 0
+    cdef bint maximising, prune
     cdef Undo u
     if s.trick_len == 0 and s.tricks_left <= 1:
         return last_trick_value(c) if s.tricks_left else final_value(t, s)
     c.nodes += 1
     maximising = t.side_of[t.seat_at[s.leader + s.trick_len]] == t.max_side
     legal = legal_moves(c)
+    rest = legal
+    prune = t.prune_dominated and not c.horizon_stop and (legal & (legal - 1))
+    in_play = s.in_hands | s.trick_cards
     best = -INF if maximising else INF
-    while legal:
-        b = __builtin_ctzll(legal)
-        legal &= legal - 1
+    while rest:
+        b = __builtin_ctzll(rest)
+        rest &= rest - 1
+        if (dominated >> b) & 1:
+            continue
+        if prune:  # dominated cards left out, as in order_moves
+            higher = in_play & t.group_mask[t.group_of[b]] & above(in_play, b)
+            if higher:
+                nxt = __builtin_ctzll(higher)
+                if (legal >> nxt) & 1 and t.points[nxt] != t.points[b]:
+                    v = dominance(c, b, nxt, maximising, &lose_direction)
+                    if v > 0:
+                        continue
+                    if v < 0:
+                        dominated |= <uint64_t>1 << nxt
         play(c, b, &u)
         v = endgame(c, alpha, beta)
         unplay(c, b, &u)
@@ -1325,7 +1435,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         if not t.history_order:
             # inside a trick: no table, no bounds; just the moves in order
             maximising = t.side_of[t.seat_at[s.leader + s.trick_len]] == t.max_side
-            n = order_moves(c, legal, 255, moves)
+            n = order_moves(c, legal, 255, moves, 255, True)
             best = -INF if maximising else INF
             for i in range(n):
                 play(c, moves[i], &u)
@@ -1435,7 +1545,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             second = c.killer2[killer_slot]
         else:
             second = c.killer[killer_slot]
-    n = order_moves(c, legal, tt_move, moves, second)
+    n = order_moves(c, legal, tt_move, moves, second, True)
     best = -INF if maximising else INF
     for i in range(n):
         play(c, moves[i], &u)
@@ -2168,6 +2278,8 @@ cdef class Engine:
         t.max_side = spec["max_side"]
         for i in range(t.n_sides):
             t.weight[i] = spec["weight"][i]
+        t.weight_max = max(spec["weight"][:t.n_sides])
+        t.weight_min = min(spec["weight"][:t.n_sides])
         t.settle = spec["settle"]
         t.nat_side = spec.get("nat_side", 0)
         t.nat_on_tie = spec.get("nat_on_tie", 0)
@@ -2191,6 +2303,7 @@ cdef class Engine:
         t.total_tricks = spec["total_tricks"]
         t.roem = spec["roem"]
         t.merge_equivalent = spec.get("merge_equivalent", 1)
+        t.prune_dominated = spec.get("prune_dominated", 1)
         t.roem_free_levers = t.roem and spec.get("roem_free_levers", 1)
         t.bound_cuts = spec.get("bound_cuts", 1)
         t.null_window_root = spec.get("null_window_root", 1)

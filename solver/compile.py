@@ -56,6 +56,7 @@ SAFE_MASTER_GAMES = ("klaberjass",)  # Tables.safe_master_points
 
 ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tricks)
     "merge_equivalent",  # on
+    "prune_dominated",  # on: in a trick whose taking side is certain, only the run's richest or poorest card
     "bound_cuts",  # on
     "null_window_root",  # on
     "relative_ranks",  # on

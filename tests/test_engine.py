@@ -285,7 +285,7 @@ KLABERJASS = {"trump": "H", "taker": 0}
         ("master_duck", "klaberjass", 5, KLABERJASS),
         # a master trump orders as a card without points among rich cards
         ("safe_master_points", "klaberjass", 5, KLABERJASS),
-        ("safe_master_points", "klaberjass", 8, KLABERJASS),
+        ("safe_master_points", "klaberjass", 4, KLABERJASS),
         # a coalition card that takes the trick, richest first
         ("coalition_rich_wins", "putz", 3, PUTZ),
         ("coalition_rich_wins", "putz", 7, PUTZ),
@@ -435,3 +435,64 @@ def test_per_root_move_statistics_add_up() -> None:
     assert sum(nodes for _, nodes, _, _ in per_move) <= raw["nodes"]
     assert sum(passes for _, _, passes, _ in per_move) <= raw["stats"]["passes"]
     assert all(nodes > 0 for _, nodes, _, _ in per_move)
+
+
+@pytest.mark.parametrize(
+    "game, seed, fields",
+    [
+        ("belote", 11, {"trump": "H"}),
+        ("klaverjas", 11, {"trump": "H", "declarer": 0}),
+        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
+        ("klaberjass", 5, KLABERJASS),
+        ("putz", 3, PUTZ),
+        ("bassadewitz", 2, {}),
+    ],
+)
+def test_dominated_cards_left_out_change_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
+    """prune_dominated (on by default) leaves cards out, never a value."""
+    position = full_deal(game, seed, **fields)
+    on = analyse(position, engine=Engine(8))
+    off = analyse(position, engine=Engine(8), engine_options={"prune_dominated": 0})
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes < off.nodes
+
+
+def buur_and_nell_together(game: str, count: int, seed: int) -> list[Position]:
+    """Positions of 2 to 4 tricks where one hand holds the trump Jack (the Buur, with
+    its exception to following trumps) and the trump Nine next to it: two adjacent
+    cards of different points that prune_dominated must not treat as a run."""
+    rng = random.Random(f"buur-{game}-{seed}")
+    positions = []
+    while len(positions) < count:
+        options = {"buur_exception": True, **({"players": 3} if game == "putz" else {})}
+        trump = rng.choice("CSHD")
+        cls = get_game(game)
+        rules = cls(cls.check_options(options), trump, None)
+        buur, nell = (c for rank in "J9" for c in rules.deck if c.suit == trump and c.rank == rank)
+        deck = [c for c in rules.deck if c not in (buur, nell)]
+        rng.shuffle(deck)
+        n, k = rules.n_players, rng.randint(2, 4)
+        hands = [deck[i * k : (i + 1) * k] for i in range(n)]
+        holder = rng.randrange(n)
+        hands[holder][:2] = [buur, nell]
+        data = {
+            "game": game,
+            "options": options,
+            "trump": trump,
+            "hands": [format_cards(hand) for hand in hands],
+            "leader": rng.randrange(n),
+            "tricks": [rules.hand_size - k] + [0] * (rules.n_sides - 1),
+            "objective": "raw" if game == "jass" else "points",
+        }
+        position = Position.from_dict(data)
+        for _ in range(rng.randrange(n)):
+            position = position.play(rng.choice(position.legal_moves()))
+        positions.append(position)
+    return positions
+
+
+@pytest.mark.parametrize("game", ["jass", "putz"])
+def test_the_buur_is_never_pruned_as_dominated(game: str) -> None:
+    for position in buur_and_nell_together(game, 40, seed=1):
+        expected = {str(card): value for card, value in reference_values(position).items()}
+        assert {m.move: m.value for m in analyse(position, engine=Engine(1)).moves} == expected, position.to_dict()
