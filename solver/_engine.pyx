@@ -818,6 +818,17 @@ cdef inline bint in_live_roem_set(Tables* t, State* s, int b, int nxt) noexcept 
     return ((t.roem_sets_of[b] | t.roem_sets_of[nxt]) & s.live_roem) != 0
 
 
+cdef inline bint takes_lead(Tables* t, State* s, int b) noexcept nogil:
+    """Whether card `b`, played now, would be the trick's winning card so far (a lead
+    always is): higher in the winning card's group, or a trump over a plain card."""
+    cdef int win_group
+    if s.trick_len == 0:
+        return True
+    win_group = t.group_of[s.win_bit]
+    return (t.group_of[b] == win_group and b > s.win_bit) \
+        or (t.group_of[b] == t.trump_group and win_group != t.trump_group)
+
+
 cdef inline int certain_direction(Ctx* c, bint mover_wins, int w) noexcept nogil:
     """Whether the side that takes the current trick is already certain once the
     mover has played, and what its points do to the value: +1 if that side's weight
@@ -872,13 +883,10 @@ cdef inline int dominance(Ctx* c, int b, int nxt, bint maximising, int* lose_dir
     certain_direction of a card that does not take the trick, once known (2 before)."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int g = t.group_of[b], direction, win_group = -1
+    cdef int direction
     if identity_matters(t, s, (<uint64_t>1 << b) | (<uint64_t>1 << nxt)):
         return 0
-    if s.trick_len:
-        win_group = t.group_of[s.win_bit]
-    if s.trick_len == 0 or (g == win_group and nxt > s.win_bit) \
-            or (g == t.trump_group and win_group != t.trump_group):
+    if takes_lead(t, s, nxt):  # then so does `b`: nothing in play lies between them
         direction = certain_direction(c, True, nxt)
     else:
         if lose_direction[0] == 2:
@@ -888,6 +896,19 @@ cdef inline int dominance(Ctx* c, int b, int nxt, bint maximising, int* lose_dir
         return 0
     # the richer card is wanted when its points raise the value for the maximiser
     return 1 if ((direction > 0) == maximising) == (t.points[nxt] > t.points[b]) else -1
+
+
+cdef inline bint dominated_by_next(Ctx* c, int b, int nxt, bint maximising, int* lose_direction,
+                                   uint64_t* dominated) noexcept nogil:
+    """For `b` and `nxt` as in dominance (both legal): whether `b` is left out, `nxt`
+    being at least as good; when `b` is the better one, `nxt` is added to `dominated`."""
+    cdef int verdict
+    if c.t.points[nxt] == c.t.points[b]:
+        return False
+    verdict = dominance(c, b, nxt, maximising, lose_direction)
+    if verdict < 0:
+        dominated[0] |= <uint64_t>1 << nxt
+    return verdict > 0
 
 
 cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second=255,
@@ -922,7 +943,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     cdef uint32_t places = 0
     cdef int pts, trick_points = 0
     cdef uint64_t dominated = 0
-    cdef int direction, lose_direction = 2  # 2: not yet known
+    cdef int lose_direction = 2  # 2: not yet known
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
     in_play = s.in_hands | s.trick_cards
@@ -966,12 +987,9 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                 if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move \
                         and not (t.roem and in_live_roem_set(t, s, b, nxt)):
                     continue  # `nxt` stands for `b`
-                if prune and (legal >> nxt) & 1 and t.points[nxt] != t.points[b]:
-                    direction = dominance(c, b, nxt, maximising, &lose_direction)
-                    if direction > 0:
-                        continue  # `nxt` is at least as good
-                    if direction < 0:
-                        dominated |= <uint64_t>1 << nxt  # `b` is at least as good
+                if prune and (legal >> nxt) & 1 \
+                        and dominated_by_next(c, b, nxt, maximising, &lose_direction, &dominated):
+                    continue  # `nxt` is at least as good
         if b == tt_move:
             key = 1000000
         elif b == second:
@@ -991,7 +1009,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                         # it avoids them (a trump lead takes the trick)
                         key += 500 if t.has_gain else -500
         else:
-            wins = (g == win_group and b > s.win_bit) or (g == t.trump_group and trump_over)
+            wins = takes_lead(t, s, b)
             d = d_self if wins else d_now
             pts = t.points[b]
             if last_roem:
@@ -1320,12 +1338,9 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
             higher = in_play & t.group_mask[t.group_of[b]] & above(in_play, b)
             if higher:
                 nxt = __builtin_ctzll(higher)
-                if (legal >> nxt) & 1 and t.points[nxt] != t.points[b]:
-                    v = dominance(c, b, nxt, maximising, &lose_direction)
-                    if v > 0:
-                        continue
-                    if v < 0:
-                        dominated |= <uint64_t>1 << nxt
+                if (legal >> nxt) & 1 \
+                        and dominated_by_next(c, b, nxt, maximising, &lose_direction, &dominated):
+                    continue
         play(c, b, &u)
         v = endgame(c, alpha, beta)
         unplay(c, b, &u)
