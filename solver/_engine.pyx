@@ -830,35 +830,40 @@ cdef inline bint takes_lead(Tables* t, State* s, int b) noexcept nogil:
 
 
 cdef inline int certain_direction(Ctx* c, bint mover_wins, int w) noexcept nogil:
-    """Whether the side that takes the current trick is already certain once the
-    mover has played, and what its points do to the value: +1 if that side's weight
-    is the highest (its points raise the value most), -1 if the lowest, 0 if neither
-    or if a seat of another side still to play holds a card that could beat `w`, the
-    winning card (the mover's if `mover_wins`).  Conservative: such a seat's cards
-    count as playable except, where the rules make it follow suit, the other suits'."""
+    """Whether the weight of the side that takes the current trick is already certain
+    once the mover has played, and what its points then do to the value: +1 if that
+    weight is the highest (its points raise the value most), -1 if the lowest; 0 if
+    neither, or if a seat still to play whose side weighs otherwise holds a card that
+    could beat `w`, the winning card (the mover's if `mover_wins`).  Seats of equally
+    weighted sides may take the trick from each other (the paranoid games' coalition).
+    Conservative: such a seat's cards count as playable except, where the rules make
+    it follow suit, the other suits'."""
     cdef Tables* t = c.t
     cdef State* s = &c.s
-    cdef int i, q, side, wg = t.group_of[w]
+    cdef int i, q, direction, weight, wg = t.group_of[w]
     cdef int led = t.group_of[s.trick[0]] if s.trick_len else wg
-    cdef uint64_t hand, beaters = t.group_mask[wg] & ~((<uint64_t>2 << w) - 1)
+    cdef uint64_t hand, beaters
+    if t.weight_max == t.weight_min:
+        return 0
+    weight = t.weight[t.side_of[t.seat_at[s.leader + (s.trick_len if mover_wins else s.win_off)]]]
+    if weight == t.weight_max:
+        direction = 1
+    elif weight == t.weight_min:
+        direction = -1
+    else:
+        return 0
+    beaters = t.group_mask[wg] & ~((<uint64_t>2 << w) - 1)
     if t.trump_group >= 0 and wg != t.trump_group:
         beaters |= t.group_mask[t.trump_group]
-    side = t.side_of[t.seat_at[s.leader + (s.trick_len if mover_wins else s.win_off)]]
     for i in range(s.trick_len + 1, t.n_players):
         q = t.seat_at[s.leader + i]
-        if t.side_of[q] != side:
+        if t.weight[t.side_of[q]] != weight:
             hand = s.hands[q]
             if t.rule != RULE_JASS and (hand & t.group_mask[led]):
                 hand &= t.group_mask[led]  # it must follow suit (Jass: it may trump)
             if hand & beaters:
                 return 0
-    if t.weight_max == t.weight_min:
-        return 0
-    if t.weight[side] == t.weight_max:
-        return 1
-    if t.weight[side] == t.weight_min:
-        return -1
-    return 0
+    return direction
 
 
 cdef inline bint identity_matters(Tables* t, State* s, uint64_t run) noexcept nogil:
