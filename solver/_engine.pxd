@@ -63,6 +63,7 @@ cdef struct Tables:
     uint64_t roem_candidates     # the roem sets whose cards are in different hands
     int merge_equivalent         # adjacent equal cards may be searched as one
     int prune_dominated          # in a trick whose taking side is certain, one card of each run
+    int lead_mobility            # leads: those leaving the other sides the fewest replies first
     int weight_max               # the highest and lowest of Tables.weight
     int weight_min
     int bound_cuts               # cut-offs from the points still available

@@ -57,12 +57,13 @@ SAFE_MASTER_GAMES = ("klaberjass",)  # Tables.safe_master_points
 ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tricks)
     "merge_equivalent",  # on
     "prune_dominated",  # on: in a trick whose taking side is certain, only the run's richest or poorest card
+    "lead_mobility",  # on: leads that leave the other sides the fewest replies first
     "bound_cuts",  # on
     "null_window_root",  # on
     "relative_ranks",  # on
     "table_inside_tricks",  # off
     "history_order",  # off
-    "killer_moves",  # on with two sides and in Bassadewitz: at a lead, the two leads that last refuted a sibling
+    "killer_moves",  # off: at a lead, the two leads that last refuted a sibling
     "bounds_first",  # on
     "roem_free_levers",  # on
     "endgame_tricks",  # 2
