@@ -919,12 +919,13 @@ cdef inline bint dominated_by_next(Ctx* c, int b, int nxt, bint maximising, int*
 
 cdef inline void opponents_replies(Tables* t, State* s, int* replies) noexcept nogil:
     """Per group, for a lead of that group: the product of the numbers of cards the
-    seats of other sides could play to it (a seat holding the suit follows, or in
-    Jass may trump; a void seat may play anything).  A proof that the leader's side
-    reaches a bound must answer every such reply, so leads that leave few replies
-    tend to have small proofs ("fastest cut first", Furtak and Buro 2009)."""
+    other seats could play to it (a seat holding the suit follows, or in Jass may
+    trump; a void seat may play anything), over the seats whose side weighs otherwise
+    than the leader's (the paranoid games' coalition plays as one).  A proof that the
+    leader's side reaches a bound must answer every such reply, so leads that leave
+    few replies tend to have small proofs ("fastest cut first", Furtak and Buro 2009)."""
     cdef int g, i, q
-    cdef int side = t.side_of[t.seat_at[s.leader]]
+    cdef int weight = t.weight[t.side_of[t.seat_at[s.leader]]]
     cdef uint64_t hand, cards, trumps = t.group_mask[t.trump_group] if t.trump_group >= 0 else 0
     for g in range(MAX_GROUPS):
         replies[g] = 1
@@ -932,7 +933,7 @@ cdef inline void opponents_replies(Tables* t, State* s, int* replies) noexcept n
             continue
         for i in range(1, t.n_players):
             q = t.seat_at[s.leader + i]
-            if t.side_of[q] == side:
+            if t.weight[t.side_of[q]] == weight:
                 continue
             hand = s.hands[q]
             cards = hand & t.group_mask[g]
