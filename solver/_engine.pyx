@@ -2369,13 +2369,10 @@ cdef class Engine:
         # +4%; Putz +2%, Bassadewitz +5%)
         t.root_order = spec.get("root_order", int(t.n_sides == 2 and t.rule != RULE_JASS))
         # at a lead, the two leads that last refuted a sibling with the same leader
-        # and tricks left, after the table's move (two sides, mean nodes on 50
-        # deals: belote -19%, Klaverjas -10%, Klaberjass -13%, Jass after a trick
-        # -13%; Putz +16%; at every depth, not only leads: worse)
-        # Bassadewitz (the analysed seat avoids points), after the changes of this
-        # round to the order: mean nodes -7%, median -5% on 50 deals; still worse in Putz
-        # killers paid before lead_mobility; after it they cost nodes (Klaberjass4,
-        # Amsterdam, Bassadewitz, Jass) or none (belote)
+        # and tricks left, after the table's move.  With the static lead order they
+        # paid (mean nodes on 50 deals: belote -19%, Klaverjas -10%, Klaberjass -13%,
+        # Bassadewitz -7%; Putz +16%); after lead_mobility they cost nodes
+        # (Klaberjass4 -9% without them, Amsterdam, Bassadewitz, Jass -19%) or none (belote)
         t.killer_moves = spec.get("killer_moves", 0)
         t.bounds_first = spec.get("bounds_first", 1)
         t.nat_ceiling = spec.get("nat_ceiling", 1)
