@@ -811,6 +811,12 @@ cdef inline bint top_of_group(Tables* t, uint64_t in_play, int b) noexcept nogil
     return highest_bit(in_play & t.group_mask[t.group_of[b]]) == b
 
 
+cdef inline int next_in_play(Tables* t, uint64_t in_play, int b) noexcept nogil:
+    """The next stronger card of `b`'s group in `in_play`, or -1 if there is none."""
+    cdef uint64_t higher = in_play & t.group_mask[t.group_of[b]] & above(in_play, b)
+    return __builtin_ctzll(higher) if higher else -1
+
+
 cdef inline bint in_live_roem_set(Tables* t, State* s, int b, int nxt) noexcept nogil:
     """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
     (all its cards in play, in different hands: State.live_roem).  When neither
@@ -950,10 +956,12 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
 
     Two cards of one hand are equivalent when they are adjacent in their group among
     the cards still in play (hands and trick) and worth the same points: either can
-    stand for the other.  Order: the table's move, then `second` (a killer); then,
-    after the lead, a card that makes a good winner take the trick, richest first
-    (but cheapest first onto a partner's card while an opponent is still to play);
-    neutral cards; cheap discards to a bad winner.  Leads: strongest first.
+    stand for the other.  Order: the table's move, then `second` (a killer, if that
+    lever is on); then, after the lead, a card that makes a good winner take the
+    trick, richest first (but cheapest first onto a partner's card while an opponent
+    is still to play); neutral cards; cheap discards to a bad winner.  Leads: those
+    leaving the other sides the fewest replies first (opponents_replies), then the
+    strongest.
 
     With `prune` (not at the root, whose every card is valued), dominated cards are
     left out too.  Two cards of one hand adjacent in their group among the cards in
@@ -970,7 +978,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
     cdef int n = 0, i, b, nxt, key, g, seat, d
     cdef int win_group = -1, d_self = 0, d_now = 0
     cdef int keys[64]
-    cdef uint64_t rest = legal, in_play = 0, higher, rest_hands
+    cdef uint64_t rest = legal, in_play = 0, rest_hands
     cdef bint maximising, wins, ruff, trump_over = False, smear_low = False
     cdef bint last_roem = False, duck_master = False, second_hand = False, keep_winners = False
     cdef uint32_t places = 0
@@ -1017,9 +1025,8 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
         if (dominated >> b) & 1:
             continue
         if t.merge_equivalent:
-            higher = in_play & t.group_mask[g] & above(in_play, b)
-            if higher:
-                nxt = __builtin_ctzll(higher)
+            nxt = next_in_play(t, in_play, b)
+            if nxt >= 0:
                 if (legal >> nxt) & 1 and t.points[nxt] == t.points[b] and nxt != tt_move \
                         and not (t.roem and in_live_roem_set(t, s, b, nxt)):
                     continue  # `nxt` stands for `b`
@@ -1355,7 +1362,7 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int b, v, best, nxt, lose_direction = 2
-    cdef uint64_t legal, rest, higher, in_play, dominated = 0
+    cdef uint64_t legal, rest, in_play, dominated = 0
     cdef bint maximising, prune
     cdef Undo u
     if s.trick_len == 0 and s.tricks_left <= 1:
@@ -1373,12 +1380,10 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
         if (dominated >> b) & 1:
             continue
         if prune:  # dominated cards left out, as in order_moves
-            higher = in_play & t.group_mask[t.group_of[b]] & above(in_play, b)
-            if higher:
-                nxt = __builtin_ctzll(higher)
-                if (legal >> nxt) & 1 \
-                        and dominated_by_next(c, b, nxt, maximising, &lose_direction, &dominated):
-                    continue
+            nxt = next_in_play(t, in_play, b)
+            if nxt >= 0 and (legal >> nxt) & 1 \
+                    and dominated_by_next(c, b, nxt, maximising, &lose_direction, &dominated):
+                continue
         play(c, b, &u)
         v = endgame(c, alpha, beta)
         unplay(c, b, &u)
@@ -2296,15 +2301,14 @@ cdef class Engine:
 
     cdef int _representative(self, dict spec, int bit, dict solved) except -1:
         """The card that stood for `bit` at the root: the next stronger one in play."""
-        cdef uint64_t in_play = 0, higher
+        cdef uint64_t in_play = 0
         for hand in spec["hands"]:
             for b in hand:
                 in_play |= <uint64_t>1 << b
         for b in spec["trick"]:
             in_play |= <uint64_t>1 << b
         while bit not in solved:
-            higher = in_play & self.tables.group_mask[self.tables.group_of[bit]] & above(in_play, bit)
-            bit = __builtin_ctzll(higher)
+            bit = next_in_play(&self.tables, in_play, bit)
         return bit
 
     cdef void _load(self, dict spec) except *:

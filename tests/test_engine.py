@@ -263,6 +263,10 @@ def test_roem_merging_knows_who_played_the_cards_on_the_trick() -> None:
     assert {m.move: m.value for m in analyse(position, engine=Engine(1)).moves} == expected
 
 
+PUTZ = {"trump": "S"}
+KLABERJASS = {"trump": "H", "taker": 0}
+
+
 @pytest.mark.parametrize("game", ["belote", "klaverjas"])
 def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
     position = full_deal(game, 11, trump="H", **({"declarer": 0} if game == "klaverjas" else {}))
@@ -277,8 +281,8 @@ def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
     [
         ("belote", 11, {"trump": "H"}),
         ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
-        ("klaberjass", 5, {"trump": "H", "taker": 0}),
-        ("putz", 7, {"trump": "S"}),
+        ("klaberjass", 5, KLABERJASS),
+        ("putz", 7, PUTZ),
         ("bassadewitz", 2, {}),
     ],
 )
@@ -290,10 +294,6 @@ def test_leads_by_fewest_replies_change_the_search_not_the_values(game: str, see
     off = analyse(position, engine=Engine(8), engine_options={"lead_mobility": 0})
     assert on.to_dict()["moves"] == off.to_dict()["moves"]
     assert on.nodes < off.nodes
-
-
-PUTZ = {"trump": "S"}
-KLABERJASS = {"trump": "H", "taker": 0}
 
 
 @pytest.mark.parametrize(
