@@ -71,6 +71,7 @@ cdef struct Tables:
     int table_inside_tricks      # keep table entries for positions inside a trick too
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
+    int trick_killers            # inside a trick, first the card that last cut off in the same context
     int bounds_first             # bound cut-offs before the table probe
     int suit_guess               # MTD(f) guess for a root card: the last of its group
     int cautious_smear           # no rich card onto a partner's winner before the last seat

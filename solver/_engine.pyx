@@ -78,6 +78,9 @@ cdef struct Ctx:
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
     int killer2[16 * MAX_SEATS]  # the one before it
+    # inside a trick, per leader, tricks left, mover and winning card so far: the
+    # card that last cut off there (255: none); see trick_killer_slot
+    uint8_t trick_killer[MAX_SEATS * 16 * MAX_SEATS * MAX_BITS]
     ShapeEntry* shapes           # the shape table (see ShapeEntry)
     uint64_t shape_sets          # sets in the shape table (Tables.shape_set entries each)
     int64_t shape_hits           # statistics for benchmarks
@@ -1404,6 +1407,20 @@ cdef int horizon_value(Ctx* c) noexcept nogil:
     return v
 
 
+cdef inline int trick_killer_slot(Ctx* c, int seat, bint maximising) noexcept nogil:
+    """Inside a trick: where the card that last cut off in the same trick context is
+    kept (Ctx.trick_killer), or -1 for none.  The context is the leader, the tricks
+    left, the mover and the card winning so far, so siblings and later searches
+    that meet the same trick try that card first.  In the paranoid games only the
+    coalition's seats use it: the analysed seat's orders, found by counting, were
+    better without (Putz nodes +10% with it)."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    if not t.trick_killers or (t.n_sides > 2 and maximising):
+        return -1
+    return ((s.leader * 16 + s.tricks_left) * MAX_SEATS + seat) * MAX_BITS + s.win_bit
+
+
 cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     """The value of the position for the analysed side (fail-soft alpha-beta)."""
     cdef Tables* t = c.t
@@ -1491,9 +1508,12 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             unplay(c, b, &u)
             return v
         if not t.history_order:
-            # inside a trick: no table, no bounds; just the moves in order
-            maximising = t.side_of[t.seat_at[s.leader + s.trick_len]] == t.max_side
-            n = order_moves(c, legal, 255, moves, 255, True)
+            # inside a trick: no table, no bounds; the moves in order, the trick's
+            # killer first
+            seat = t.seat_at[s.leader + s.trick_len]
+            maximising = t.side_of[seat] == t.max_side
+            killer_slot = trick_killer_slot(c, seat, maximising)
+            n = order_moves(c, legal, 255, moves, c.trick_killer[killer_slot] if killer_slot >= 0 else 255, True)
             best = -INF if maximising else INF
             for i in range(n):
                 play(c, moves[i], &u)
@@ -1503,6 +1523,8 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                     return 0
                 fold_child(v, maximising, &best, &alpha, &beta)
                 if alpha >= beta:
+                    if killer_slot >= 0:
+                        c.trick_killer[killer_slot] = moves[i]
                     break
             return best
     base = value_base(t, s)
@@ -2144,6 +2166,7 @@ cdef class Engine:
         for i in range(16 * MAX_SEATS):
             c.killer[i] = 255
             c.killer2[i] = 255
+        memset(c.trick_killer, 255, sizeof(c.trick_killer))
         c.t = &self.tables
         c.table = self.table
         c.table_mask = self.table_mask
@@ -2378,6 +2401,10 @@ cdef class Engine:
         # Bassadewitz -7%; Putz +16%); after lead_mobility they cost nodes
         # (Klaberjass4 -9% without them, Amsterdam, Bassadewitz, Jass -19%) or none (belote)
         t.killer_moves = spec.get("killer_moves", 0)
+        # inside a trick, the card that last cut off in the same context first
+        # (trick_killer_slot; 100 deals, mean nodes: Amsterdam -28%, Rotterdam -23%,
+        # belote -18%, Klaberjass4 -20%, Putz -7%, Bassadewitz -3%; Jass -32% on 20)
+        t.trick_killers = spec.get("trick_killers", 1)
         t.bounds_first = spec.get("bounds_first", 1)
         t.nat_ceiling = spec.get("nat_ceiling", 1)
         t.nat_roem_bound = spec.get("nat_roem_bound", 1)
