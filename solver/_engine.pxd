@@ -72,6 +72,7 @@ cdef struct Tables:
     int history_order            # leads ordered by the cut-offs they caused before
     int killer_moves             # try first the move that last refuted a sibling
     int trick_killers            # inside a trick, first the card that last cut off in the same context
+    int lead_killers             # among leads leaving as few replies, first the one that last cut off after the same trick
     int bounds_first             # bound cut-offs before the table probe
     int suit_guess               # MTD(f) guess for a root card: the last of its group
     int cautious_smear           # no rich card onto a partner's winner before the last seat

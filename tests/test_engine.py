@@ -309,12 +309,30 @@ def test_leads_by_fewest_replies_change_the_search_not_the_values(game: str, see
     ],
 )
 def test_trick_killers_change_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
-    """trick_killers (on by default): inside a trick, the card that last cut off with
-    the same leader, trick, mover and winning card first (in the paranoid games at
-    the coalition's seats only).  The same values; on these deals, fewer nodes."""
+    """trick_killers and lead_killers (on by default): inside a trick, the card that
+    last cut off with the same leader, trick, mover and winning card first (in the
+    paranoid games at the coalition's seats only); at a lead, after the same trick.
+    The same values; on these deals, fewer nodes."""
     position = full_deal(game, seed, **fields)
     on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"trick_killers": 0})
+    off = analyse(position, engine=Engine(8), engine_options={"trick_killers": 0, "lead_killers": 0})
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes < off.nodes
+
+
+@pytest.mark.parametrize(
+    "game, seed, fields",
+    [
+        ("belote", 11, {"trump": "H"}),
+        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
+        ("jass", 3, {"trump": "H"}),
+    ],
+)
+def test_lead_killers_change_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
+    """lead_killers alone: the same values; on these deals, fewer nodes."""
+    position = full_deal(game, seed, **fields)
+    on = analyse(position, engine=Engine(8))
+    off = analyse(position, engine=Engine(8), engine_options={"lead_killers": 0})
     assert on.to_dict()["moves"] == off.to_dict()["moves"]
     assert on.nodes < off.nodes
 
