@@ -70,7 +70,6 @@ cdef struct Tables:
     int null_window_root         # root moves valued by null-window searches (MTD(f))
     int table_inside_tricks      # keep table entries for positions inside a trick too
     int history_order            # leads ordered by the cut-offs they caused before
-    int killer_moves             # try first the move that last refuted a sibling
     int trick_killers            # inside a trick, first the card that last cut off in the same context
     int lead_killers             # among leads leaving as few replies, first the one that last cut off after the same trick
     int bounds_first             # bound cut-offs before the table probe

@@ -75,10 +75,8 @@ cdef struct Ctx:
     int64_t cuts
     int64_t passes               # null-window searches run by MTD(f)
     int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
-    int killer[16 * MAX_SEATS]   # per tricks left and leader: the last lead that caused a cut-off
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
-    int killer2[16 * MAX_SEATS]  # the one before it
     # inside a trick, per leader, tricks left, mover and winning card so far: the
     # card that last cut off there (255: none); see trick_killer_slot
     uint8_t trick_killer[MAX_SEATS * 16 * MAX_SEATS * MAX_BITS]
@@ -954,16 +952,17 @@ cdef inline void opponents_replies(Tables* t, State* s, int* replies) noexcept n
             replies[g] *= popcount(cards)
 
 
-cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second=255,
+cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int killer=255,
                      bint prune=False, int lead_killer=255) noexcept nogil:
     """The moves to try, best guess first, one card of each run of equivalent cards.
 
     Two cards of one hand are equivalent when they are adjacent in their group among
     the cards still in play (hands and trick) and worth the same points: either can
-    stand for the other.  Order: the table's move, then `second` (a killer, if that
-    lever is on); then, after the lead, a card that makes a good winner take the
-    trick, richest first (but cheapest first onto a partner's card while an opponent
-    is still to play); neutral cards; cheap discards to a bad winner.  Leads: those
+    stand for the other.  Order: the table's move, then `killer` (inside a trick:
+    the card that last cut off in the same trick, trick_killer_slot); then, after
+    the lead, a card that makes a good winner take the trick, richest first (but
+    cheapest first onto a partner's card while an opponent is still to play);
+    neutral cards; cheap discards to a bad winner.  Leads: those
     leaving the other sides the fewest replies first (opponents_replies); among
     those, `lead_killer` (the lead that last cut off after the same trick), then the
     strongest.
@@ -1040,7 +1039,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int second
                     continue  # `nxt` is at least as good
         if b == tt_move:
             key = 1000000
-        elif b == second:
+        elif b == killer:
             key = 999999
         elif s.trick_len == 0:
             if t.history_order:
@@ -1431,7 +1430,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
-    cdef int lead_slot, second, lo, hi, a0, b0, r, killer_slot, sure_for, sure_against, bound_lo = 0, bound_hi = 0
+    cdef int lead_slot, lo, hi, a0, b0, r, killer_slot, sure_for, sure_against, bound_lo = 0, bound_hi = 0
     cdef bint use_shape = False, use_nat = False
     cdef NatEntry* ne = NULL
     cdef uint64_t ntag = 0
@@ -1621,20 +1620,11 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         return best
     seat = t.seat_at[s.leader + s.trick_len]
     maximising = t.side_of[seat] == t.max_side
-    killer_slot = s.tricks_left * MAX_SEATS + s.leader
-    second = 255
     lead_slot = -1
     if t.lead_killers and s.trick_len == 0 and s.win_bit >= 0:
         # s.win_bit is still the last trick's winning card
         lead_slot = trick_killer_slot(c, seat, maximising)
-    if t.killer_moves and s.trick_len == 0:
-        # the leads that refuted a sibling last, after the table's move if any
-        if tt_move == 255:
-            tt_move = c.killer[killer_slot]
-            second = c.killer2[killer_slot]
-        else:
-            second = c.killer[killer_slot]
-    n = order_moves(c, legal, tt_move, moves, second, True, c.trick_killer[lead_slot] if lead_slot >= 0 else 255)
+    n = order_moves(c, legal, tt_move, moves, 255, True, c.trick_killer[lead_slot] if lead_slot >= 0 else 255)
     best = -INF if maximising else INF
     for i in range(n):
         play(c, moves[i], &u)
@@ -1647,10 +1637,6 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         if alpha >= beta:
             if lead_slot >= 0:
                 c.trick_killer[lead_slot] = moves[i]
-            if s.trick_len == 0:
-                if moves[i] != c.killer[killer_slot]:
-                    c.killer2[killer_slot] = c.killer[killer_slot]
-                c.killer[killer_slot] = moves[i]
             if t.history_order:
                 c.history[seat][moves[i]] += s.tricks_left * s.tricks_left
             break
@@ -2174,9 +2160,6 @@ cdef class Engine:
         memset(&c, 0, sizeof(Ctx))
         self.cancel_requested = 0
         c.cancel = &self.cancel_requested
-        for i in range(16 * MAX_SEATS):
-            c.killer[i] = 255
-            c.killer2[i] = 255
         memset(c.trick_killer, 255, sizeof(c.trick_killer))
         c.t = &self.tables
         c.table = self.table
@@ -2406,12 +2389,6 @@ cdef class Engine:
         # the static lead order is better: Jass one trick in, hint +11%, analyse
         # +4%; Putz +2%, Bassadewitz +5%)
         t.root_order = spec.get("root_order", int(t.n_sides == 2 and t.rule != RULE_JASS))
-        # at a lead, the two leads that last refuted a sibling with the same leader
-        # and tricks left, after the table's move.  With the static lead order they
-        # paid (mean nodes on 50 deals: belote -19%, Klaverjas -10%, Klaberjass -13%,
-        # Bassadewitz -7%; Putz +16%); after lead_mobility they cost nodes
-        # (Klaberjass4 -9% without them, Amsterdam, Bassadewitz, Jass -19%) or none (belote)
-        t.killer_moves = spec.get("killer_moves", 0)
         # inside a trick, the card that last cut off in the same context first
         # (trick_killer_slot; 100 deals, mean nodes: Amsterdam -28%, Rotterdam -23%,
         # belote -18%, Klaberjass4 -20%, Putz -7%, Bassadewitz -3%; Jass -32% on 20)

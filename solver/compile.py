@@ -63,7 +63,6 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "relative_ranks",  # on
     "table_inside_tricks",  # off
     "history_order",  # off
-    "killer_moves",  # off: at a lead, the two leads that last refuted a sibling
     "trick_killers",  # on: inside a trick, the card that last cut off with the same leader, trick, mover and winning card first
     "lead_killers",  # on: among leads leaving as few replies, the lead that last cut off after the same trick first
     "bounds_first",  # on

@@ -267,15 +267,6 @@ PUTZ = {"trump": "S"}
 KLABERJASS = {"trump": "H", "taker": 0}
 
 
-@pytest.mark.parametrize("game", ["belote", "klaverjas"])
-def test_killer_leads_change_the_search_not_the_values(game: str) -> None:
-    position = full_deal(game, 11, trump="H", **({"declarer": 0} if game == "klaverjas" else {}))
-    with_killers = analyse(position, engine=Engine(8), engine_options={"killer_moves": 1})
-    without = analyse(position, engine=Engine(8))
-    assert with_killers.to_dict()["moves"] == without.to_dict()["moves"]
-    assert with_killers.nodes != without.nodes  # off by default since lead_mobility
-
-
 @pytest.mark.parametrize(
     "game, seed, fields",
     [
