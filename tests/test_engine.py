@@ -267,65 +267,46 @@ PUTZ = {"trump": "S"}
 KLABERJASS = {"trump": "H", "taker": 0}
 
 
-@pytest.mark.parametrize(
-    "game, seed, fields",
-    [
-        ("belote", 11, {"trump": "H"}),
-        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
-        ("klaberjass", 5, KLABERJASS),
-        ("putz", 7, PUTZ),
-        ("bassadewitz", 2, {}),
-    ],
-)
-def test_leads_by_fewest_replies_change_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
-    """lead_mobility (on by default): leads leaving the other sides the fewest
-    replies first.  The same values; on these deals, fewer nodes."""
-    position = full_deal(game, seed, **fields)
-    on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"lead_mobility": 0})
-    assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.nodes < off.nodes
+AMSTERDAM = {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}
+ROTTERDAM = {"trump": "C", "declarer": 1, "options": {"rules": "rotterdam"}}
+MOBILITY = {"lead_mobility": 0}
+KILLERS = {"trick_killers": 0, "lead_killers": 0}
+LEAD_KILLERS = {"lead_killers": 0}
 
 
 @pytest.mark.parametrize(
-    "game, seed, fields",
+    "off, game, seed, fields",
     [
-        ("belote", 11, {"trump": "H"}),
-        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
-        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "rotterdam"}}),
-        ("klaberjass", 8, KLABERJASS),
-        ("jass", 3, {"trump": "H"}),
-        ("putz", 7, PUTZ),
-        ("bassadewitz", 2, {}),
+        # lead_mobility: leads leaving the other sides the fewest replies first
+        (MOBILITY, "belote", 11, {"trump": "H"}),
+        (MOBILITY, "klaverjas", 5, AMSTERDAM),
+        (MOBILITY, "klaberjass", 5, KLABERJASS),
+        (MOBILITY, "putz", 7, PUTZ),
+        (MOBILITY, "bassadewitz", 2, {}),
+        # trick_killers and lead_killers: inside a trick, the card that last cut off
+        # with the same leader, trick, mover and winning card first (in the paranoid
+        # games at the coalition's seats only); at a lead, after the same trick
+        (KILLERS, "belote", 11, {"trump": "H"}),
+        (KILLERS, "klaverjas", 5, AMSTERDAM),
+        (KILLERS, "klaverjas", 5, ROTTERDAM),
+        (KILLERS, "klaberjass", 8, KLABERJASS),
+        (KILLERS, "jass", 3, {"trump": "H"}),
+        (KILLERS, "putz", 7, PUTZ),
+        (KILLERS, "bassadewitz", 2, {}),
+        # lead_killers alone
+        (LEAD_KILLERS, "belote", 11, {"trump": "H"}),
+        (LEAD_KILLERS, "klaverjas", 5, AMSTERDAM),
+        (LEAD_KILLERS, "jass", 3, {"trump": "H"}),
     ],
 )
-def test_trick_killers_change_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
-    """trick_killers and lead_killers (on by default): inside a trick, the card that
-    last cut off with the same leader, trick, mover and winning card first (in the
-    paranoid games at the coalition's seats only); at a lead, after the same trick.
-    The same values; on these deals, fewer nodes."""
+def test_proof_size_orders_change_the_search_not_the_values(off: dict, game: str, seed: int, fields: dict) -> None:
+    """Move orders on by default that aim at small proofs: with them switched off
+    (`off`), the same values; on these deals, more nodes."""
     position = full_deal(game, seed, **fields)
     on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"trick_killers": 0, "lead_killers": 0})
-    assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.nodes < off.nodes
-
-
-@pytest.mark.parametrize(
-    "game, seed, fields",
-    [
-        ("belote", 11, {"trump": "H"}),
-        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
-        ("jass", 3, {"trump": "H"}),
-    ],
-)
-def test_lead_killers_change_the_search_not_the_values(game: str, seed: int, fields: dict) -> None:
-    """lead_killers alone: the same values; on these deals, fewer nodes."""
-    position = full_deal(game, seed, **fields)
-    on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"lead_killers": 0})
-    assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.nodes < off.nodes
+    without = analyse(position, engine=Engine(8), engine_options=off)
+    assert on.to_dict()["moves"] == without.to_dict()["moves"]
+    assert on.nodes < without.nodes
 
 
 @pytest.mark.parametrize(
