@@ -74,6 +74,7 @@ cdef struct Ctx:
     int64_t hits
     int64_t cuts
     int64_t passes               # null-window searches run by MTD(f)
+    int64_t claims               # positions settled by leader_claims
     int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
@@ -1128,6 +1129,35 @@ cdef inline int available(Tables* t, State* s) noexcept nogil:
     return r
 
 
+cdef inline bint leader_claims(Tables* t, State* s, int* v) noexcept nogil:
+    """At a trick boundary: whether the leader takes every trick left whatever anyone
+    plays, and then the value in `v`.  So it is when each of its cards is stronger
+    than every other card of its group in play, and no other seat holds a trump that
+    could beat one of them (its partner's neither: a ruff would hand the partner the
+    lead).  It then leads them one by one, each winning, so every point left goes to
+    its side: the value is forced, not chosen (additive values without roem, whose
+    tricks' cards would count)."""
+    cdef int side = t.side_of[s.leader]
+    cdef uint64_t own = s.hands[s.leader]
+    cdef uint64_t others = s.in_hands & ~own
+    cdef uint64_t mine, theirs
+    cdef int g, gained
+    if t.trump_group >= 0 and (others & t.group_mask[t.trump_group]) \
+            and (own & ~t.group_mask[t.trump_group]):
+        return False
+    for g in range(MAX_GROUPS):
+        mine = own & t.group_mask[g]
+        if mine:
+            theirs = others & t.group_mask[g]
+            if theirs and highest_bit(theirs) > __builtin_ctzll(mine):
+                return False
+    gained = s.points_left + t.per_trick_bonus * s.tricks_left + t.last_trick_bonus
+    if t.sweep_bonus and s.tricks[side] + s.tricks_left == t.total_tricks:
+        gained += t.sweep_bonus
+    v[0] = additive_value(t, s) + t.weight[side] * gained
+    return True
+
+
 cdef inline void master_trumps(Ctx* c, int* sure_for, int* sure_against) noexcept nogil:
     """Points that one camp is sure to take: the run of highest trumps its seats hold
     (nothing can beat them, so every trick they fall in is that camp's)."""
@@ -1536,6 +1566,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # (inside a trick they almost never cut: not worth their cost there)
     use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
     if use_bounds:
+        if t.claims and leader_claims(t, s, &v):
+            c.claims += 1
+            return v
         r = available(t, s)
         sure_for = 0
         sure_against = 0
@@ -2123,7 +2156,7 @@ cdef class Engine:
 
         Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
         "nodes" or "time"), `line` [bits], `best` (the best bit in value-only mode),
-        `stats` (table probes, hits, cut-offs, MTD(f) passes, and per root move
+        `stats` (claims, table probes, hits, cut-offs, MTD(f) passes, and per root move
         valued: (bit, nodes, passes, first guess), for benchmarks).
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
         (the current one included) and what follows shared out evenly; additive
@@ -2303,7 +2336,7 @@ cdef class Engine:
         return {
             "values": result_values,
             "nodes": c.nodes,
-            "stats": {"probes": c.probes, "hits": c.hits, "cuts": c.cuts, "passes": c.passes,
+            "stats": {"claims": c.claims, "probes": c.probes, "hits": c.hits, "cuts": c.cuts, "passes": c.passes,
                       "shape_hits": c.shape_hits, "shape_cuts": c.shape_cuts,
                       # per root move, in the order searched: (bit, nodes, passes, MTD(f) guess)
                       "moves": [(moves[i], move_nodes[i], move_passes[i], guesses[i]) for i in range(n) if solved[i]]},
@@ -2380,6 +2413,9 @@ cdef class Engine:
         t.lead_mobility = spec.get("lead_mobility", 1)
         t.roem_free_levers = t.roem and spec.get("roem_free_levers", 1)
         t.bound_cuts = spec.get("bound_cuts", 1)
+        # (40 to 60 deals, in one process against the build before: total time
+        # ratios 0.98 to 0.99, nodes -1 to -4%)
+        t.claims = spec.get("claims", 1)
         t.null_window_root = spec.get("null_window_root", 1)
         t.table_inside_tricks = spec.get("table_inside_tricks", 0)
         t.history_order = spec.get("history_order", 0)

@@ -309,6 +309,58 @@ def test_proof_size_orders_change_the_search_not_the_values(off: dict, game: str
     assert on.nodes < without.nodes
 
 
+# Jass, hearts trump, three tricks left, seat 0 to lead: it holds the Aces of spades
+# and clubs and the King of spades, above every other spade and club in play
+CLAIM = {"game": "jass", "trump": "H", "leader": 0, "tricks": [3, 3], "scored": [40, 50]}
+
+
+def test_a_leader_holding_only_masters_takes_every_trick() -> None:
+    """Lever `claims`: nobody else holds a trump, so seat 0 takes the three tricks
+    whatever anyone plays. Its side gets the 51 card points left and the last
+    trick's 5: 96 to 50, a value of 46 for every card it can lead."""
+    position = Position.from_dict({**CLAIM, "hands": ["SA SK CA", "SQ CK D6", "S6 C6 DA", "DK DQ D7"]})
+    on = analyse(position, engine=Engine(1))
+    off = analyse(position, engine=Engine(1), engine_options={"claims": 0})
+    assert {m.move: m.value for m in on.moves} == {"SA": 46, "SK": 46, "CA": 46}
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes < off.nodes  # the second trick's lead is settled at once
+
+
+def test_an_opponents_trump_breaks_the_claim() -> None:
+    """The same hands but East's Six of hearts for the Six of diamonds. In Jass a trump
+    may fall at any time, so the leader's masters are no longer sure.
+    - After the spade Ace (or King), West holds on to the trump. North smears the
+      diamond Ace on the spade King, and the trump takes the club Ace at the end: 36
+      of the 56 points left, a value of 76 - 70 = 6.
+    - After the club Ace, the trump takes it. The club King is then a master: 30
+      points, a value of 70 - 76 = -6.
+    No claim may settle these positions: the values are the full search's."""
+    position = Position.from_dict({**CLAIM, "hands": ["SA SK CA", "SQ CK H6", "S6 C6 DA", "DK DQ D7"]})
+    expected = {"SA": 6, "SK": 6, "CA": -6}
+    assert {str(card): value for card, value in reference_values(position).items()} == expected
+    assert {m.move: m.value for m in analyse(position, engine=Engine(1)).moves} == expected
+
+
+def test_a_claim_is_forced_even_where_its_side_wants_no_points() -> None:
+    """Bassadewitz: seat 0, which wants the fewest points, holds the top Jack and two
+    Aces, and nobody else holds a Jack. It must take the three tricks, all 58
+    points left: 20 + 58 = 78 whatever it leads."""
+    position = Position.from_dict(
+        {
+            "game": "bassadewitz",
+            "hands": ["CJ SA HA", "ST HT D7", "SK HK D8", "SQ HQ D9"],
+            "leader": 0,
+            "tricks": [5, 0, 0, 0],
+            "scored": [20, 20, 10, 12],
+        }
+    )
+    on = analyse(position, engine=Engine(1))
+    off = analyse(position, engine=Engine(1), engine_options={"claims": 0})
+    assert {m.move: m.value for m in on.moves} == {"CJ": 78, "SA": 78, "HA": 78}
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes < off.nodes
+
+
 @pytest.mark.parametrize(
     "lever, game, seed, fields",
     [
