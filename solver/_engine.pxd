@@ -67,7 +67,7 @@ cdef struct Tables:
     int weight_max               # the highest and lowest of Tables.weight
     int weight_min
     int bound_cuts               # cut-offs from the points still available
-    int claims                   # a leader whose cards no one can beat takes every trick left (leader_claims)
+    int claims                   # a camp whose cards no one else can beat takes every trick left (camp_claims)
     int null_window_root         # root moves valued by null-window searches (MTD(f))
     int table_inside_tricks      # keep table entries for positions inside a trick too
     int history_order            # leads ordered by the cut-offs they caused before

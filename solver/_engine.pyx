@@ -74,7 +74,7 @@ cdef struct Ctx:
     int64_t hits
     int64_t cuts
     int64_t passes               # null-window searches run by MTD(f)
-    int64_t claims               # positions settled by leader_claims
+    int64_t claims               # positions settled by camp_claims
     int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
@@ -1129,19 +1129,12 @@ cdef inline int available(Tables* t, State* s) noexcept nogil:
     return r
 
 
-cdef inline bint leader_claims(Tables* t, State* s, int* v) noexcept nogil:
-    """At a trick boundary: whether the leader takes every trick left whatever anyone
-    plays, and then the value in `v`.  So it is when each of its cards is stronger
-    than every other card of its group in play, and no other seat holds a trump that
-    could beat one of them (its partner's neither: a ruff would hand the partner the
-    lead).  It then leads them one by one, each winning, so every point left goes to
-    its side: the value is forced, not chosen (additive values without roem, whose
-    tricks' cards would count)."""
-    cdef int side = t.side_of[s.leader]
-    cdef uint64_t own = s.hands[s.leader]
-    cdef uint64_t others = s.in_hands & ~own
+cdef inline bint unbeatable(Tables* t, uint64_t own, uint64_t others) noexcept nogil:
+    """Whether no card of `others` can beat a card of `own` led: each of `own` is
+    stronger than every card of its group in `others`, and `others` hold no trump
+    unless `own` holds only trumps."""
     cdef uint64_t mine, theirs
-    cdef int g, gained
+    cdef int g
     if t.trump_group >= 0 and (others & t.group_mask[t.trump_group]) \
             and (own & ~t.group_mask[t.trump_group]):
         return False
@@ -1151,10 +1144,40 @@ cdef inline bint leader_claims(Tables* t, State* s, int* v) noexcept nogil:
             theirs = others & t.group_mask[g]
             if theirs and highest_bit(theirs) > __builtin_ctzll(mine):
                 return False
+    return True
+
+
+cdef inline bint camp_claims(Tables* t, State* s, int* v) noexcept nogil:
+    """At a trick boundary: whether the leader's camp takes every trick left
+    whatever anyone plays, and then the value in `v`.  (The camp: the seats whose
+    sides weigh as the leader's: its side, or a paranoid game's coalition.)  So it
+    is when nothing the other seats hold can beat a card that the leader leads
+    (unbeatable): it leads them one by one, each winning; its partner's cards count
+    among the others', as a ruff would hand the partner the lead.  Or when nothing
+    they hold can beat a card of the camp: whichever of its seats leads, the camp
+    wins.  Every point left then goes to the camp: the value is forced, not chosen
+    (additive values without roem, whose tricks' cards would count)."""
+    cdef int side = t.side_of[s.leader]
+    cdef int weight = t.weight[side]
+    cdef uint64_t own = s.hands[s.leader]
+    cdef uint64_t camp = 0
+    cdef int q, gained
+    cdef bint one_side = True
+    if not unbeatable(t, own, s.in_hands & ~own):
+        for q in range(t.n_players):
+            if t.weight[t.side_of[q]] == weight:
+                camp |= s.hands[q]
+                if t.side_of[q] != side:
+                    one_side = False
+        if camp == own or not unbeatable(t, camp, s.in_hands & ~camp):
+            return False
     gained = s.points_left + t.per_trick_bonus * s.tricks_left + t.last_trick_bonus
-    if t.sweep_bonus and s.tricks[side] + s.tricks_left == t.total_tricks:
-        gained += t.sweep_bonus
-    v[0] = additive_value(t, s) + t.weight[side] * gained
+    if t.sweep_bonus:
+        if not one_side:
+            return False  # which seat of the coalition sweeps is not forced
+        if s.tricks[side] + s.tricks_left == t.total_tricks:
+            gained += t.sweep_bonus
+    v[0] = additive_value(t, s) + weight * gained
     return True
 
 
@@ -1566,7 +1589,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # (inside a trick they almost never cut: not worth their cost there)
     use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
     if use_bounds:
-        if t.claims and leader_claims(t, s, &v):
+        if t.claims and camp_claims(t, s, &v):
             c.claims += 1
             return v
         r = available(t, s)

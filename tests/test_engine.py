@@ -326,6 +326,43 @@ def test_a_leader_holding_only_masters_takes_every_trick() -> None:
     assert on.nodes < off.nodes  # the second trick's lead is settled at once
 
 
+def test_a_side_holding_only_masters_takes_every_trick() -> None:
+    """The claim of a side: seat 0 alone does not hold the masters (its partner's
+    diamond Ace is above its King), but together they hold every master, and
+    nobody holds a trump. Whichever of them leads, the side takes the three tricks:
+    54 card points and the last trick's 5, 99 to 50, a value of 49."""
+    position = Position.from_dict({**CLAIM, "hands": ["SA SK DK", "SQ DQ CQ", "DA CA CK", "S6 D7 C6"]})
+    on = analyse(position, engine=Engine(1))
+    off = analyse(position, engine=Engine(1), engine_options={"claims": 0})
+    assert {m.move: m.value for m in on.moves} == {"SA": 49, "SK": 49, "DK": 49}
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes < off.nodes
+
+
+def test_a_coalition_holding_only_masters_takes_every_trick() -> None:
+    """Putz for 3, spades trump, seat 0 analysed, seat 2 has led the heart Ace.
+    Seat 0 must follow with a low heart; seat 1 follows with the King. Seat 2 then
+    leads, and the coalition's cards (diamond and club Aces and Kings) beat seat 0's
+    Sixes, with no trump in play: seat 0 takes nothing more. Its points stay the
+    24 it has."""
+    position = Position.from_dict(
+        {
+            "game": "putz",
+            "trump": "S",
+            "hands": ["H6 H7 D6 C6", "HK DA CA C7", "DK CK D7"],
+            "trick": ["HA"],
+            "leader": 2,
+            "tricks": [2, 2, 1],
+            "scored": [24, 30, 20],
+        }
+    )
+    on = analyse(position, engine=Engine(1))
+    off = analyse(position, engine=Engine(1), engine_options={"claims": 0})
+    assert {m.move: m.value for m in on.moves} == {"H6": 24, "H7": 24}
+    assert on.to_dict()["moves"] == off.to_dict()["moves"]
+    assert on.nodes < off.nodes
+
+
 def test_an_opponents_trump_breaks_the_claim() -> None:
     """The same hands but East's Six of hearts for the Six of diamonds. In Jass a trump
     may fall at any time, so the leader's masters are no longer sure.
