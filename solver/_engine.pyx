@@ -1587,11 +1587,12 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # the bounds from the points still available come first: they are cheap, and
     # when they settle the node the table's cache miss is saved
     # (inside a trick they almost never cut: not worth their cost there)
-    use_bounds = t.bound_cuts and t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
+    use_bounds = t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
+    if use_bounds and t.claims and camp_claims(t, s, &v):
+        c.claims += 1
+        return v
+    use_bounds = use_bounds and t.bound_cuts
     if use_bounds:
-        if t.claims and camp_claims(t, s, &v):
-            c.claims += 1
-            return v
         r = available(t, s)
         sure_for = 0
         sure_against = 0
@@ -2240,6 +2241,7 @@ cdef class Engine:
             # endgame (which knows no horizon) are off, and the table starts and ends
             # empty, so estimates and values never meet
             c.t.bound_cuts = 0
+            c.t.claims = 0  # a claim's value is the deal's end, not the horizon's
             c.t.endgame_tricks = 0
             c.t.shape_table = 0
             want_line = False
