@@ -59,7 +59,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "prune_dominated",  # on: in a trick whose taking side is certain, only the run's richest or poorest card
     "lead_mobility",  # on: leads that leave the other sides the fewest replies first
     "bound_cuts",  # on
-    "claims",  # on: a camp whose cards are all masters that nobody else can trump takes every trick left
+    "claims",  # on: a leader, or its camp, holding only cards nobody else can beat takes every trick left
     "null_window_root",  # on
     "relative_ranks",  # on
     "table_inside_tricks",  # off
