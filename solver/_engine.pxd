@@ -149,6 +149,10 @@ cdef struct Tables:
     # highest first, in 7-bit lanes (lanes_above); rank_lanes 0: the plain loop instead
     int rank_lanes
     uint64_t rank_points[MAX_GROUPS][512]
+    # run_margins: within each run of one seat (its cards adjacent by rank among the
+    # cards in play), rank_points lists the points sorted, not by rank (per deal:
+    # Engine.run_points); on where some group's points do not follow its ranks
+    int run_margins
 
 
 # A transposition-table entry, 16 bytes (four to a cache line):

@@ -15,7 +15,7 @@ from itertools import combinations, product
 import pytest
 
 from solver import Position
-from solver.compile import card_bit
+from solver.compile import build_spec, card_bit
 
 from .randompos import random_positions
 
@@ -42,6 +42,27 @@ def shape_of(position: Position, owner: dict) -> tuple:
 def cards_by_rank(position: Position) -> list:
     rules = position.rules
     return sorted((c for h in position.hands for c in h), key=lambda c: -card_bit(rules, c))
+
+
+def run_pairs(bits_a: list[int], bits_b: list[int], owner: dict[int, int], points: dict[int, int],
+              buur_bit: int) -> list[tuple[int, int]]:
+    """The points of two card sets of one shape, paired as run_margins pairs them: in
+    each group, cut into runs (one seat's cards, next to each other by rank among
+    the cards in play; the trump Jack alone), each run's points sorted in both."""
+    pairs = []
+    for group in {b // GROUP_WIDTH for b in bits_a}:
+        a = sorted((b for b in bits_a if b // GROUP_WIDTH == group), reverse=True)
+        b = sorted((x for x in bits_b if x // GROUP_WIDTH == group), reverse=True)
+        runs: list[list[int]] = []
+        for i, bit in enumerate(a):
+            alone = bit == buur_bit or (i > 0 and a[i - 1] == buur_bit)
+            if i and owner[bit] == owner[a[i - 1]] and not alone:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            pairs += zip(sorted(points[a[i]] for i in run), sorted(points[b[i]] for i in run))
+    return pairs
 
 
 def boundary_positions(position: Position) -> list[Position]:
@@ -118,9 +139,16 @@ def test_positions_of_one_shape_differ_at_most_by_the_margins(game: str, objecti
         by_shape: dict[tuple, dict[tuple, Position]] = defaultdict(dict)
         for p in boundary_positions(start):
             by_shape[shape_of(p, owner)].setdefault(tuple(map(str, cards_by_rank(p))), p)
+        spec = build_spec(start)
+        bit_owner = {card_bit(start.rules, card): seat for card, seat in owner.items()}
         for same in by_shape.values():
             for a, b in combinations(same.values(), 2):
                 deltas = [b.rules.points(y) - a.rules.points(x) for x, y in zip(cards_by_rank(a), cards_by_rank(b))]
+                if not start.rules.has_roem:  # the engine's run_margins: within runs by points
+                    pairs = run_pairs([card_bit(a.rules, c) for c in cards_by_rank(a)],
+                                      [card_bit(b.rules, c) for c in cards_by_rank(b)],
+                                      bit_owner, spec["points"], spec["buur_bit"])
+                    deltas = [y - x for x, y in pairs]
                 gain = sum(d for d in deltas if d > 0)
                 loss = -sum(d for d in deltas if d < 0)
                 if objective == "raw":
@@ -134,6 +162,44 @@ def test_positions_of_one_shape_differ_at_most_by_the_margins(game: str, objecti
                 assert va - down - roem <= vb <= va + up + roem, (a.to_dict(), b.to_dict(), va, vb, down, up, roem)
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("game, objective", [("jass", "raw"), ("putz", "points")])
+def test_positions_of_one_shape_differ_at_most_by_the_run_margins(game: str, objective: str) -> None:
+    """The pairs of the test above where pairing each run by points (run_margins)
+    gives narrower margins than pairing by rank, from more positions: the values
+    still differ at most by those margins."""
+    narrower = 0
+    # such pairs are rare (a seat's run holding a Ten and a card ranked above it, in
+    # two positions that differ there); these seeds' positions have 7 to 63 of them
+    starts = [p for seed in ("a", "b") for p in random_positions(game, 4, seed=seed, min_tricks=3, max_tricks=3)]
+    for start in starts:
+        start = start.with_objective(objective)
+        side = start.side
+        owner = {card: seat for seat, hand in enumerate(start.hands) for card in hand}
+        weights = [1 if s == side else (-1 if objective == "raw" else 0) for s in range(start.rules.n_sides)]
+        search = PlainSearch(side, weights)
+        spec = build_spec(start)
+        bit_owner = {card_bit(start.rules, card): seat for card, seat in owner.items()}
+        by_shape: dict[tuple, dict[tuple, Position]] = defaultdict(dict)
+        for p in boundary_positions(start):
+            by_shape[shape_of(p, owner)].setdefault(tuple(map(str, cards_by_rank(p))), p)
+        for same in by_shape.values():
+            for a, b in combinations(same.values(), 2):
+                by_rank = [b.rules.points(y) - a.rules.points(x) for x, y in zip(cards_by_rank(a), cards_by_rank(b))]
+                pairs = run_pairs([card_bit(a.rules, c) for c in cards_by_rank(a)],
+                                  [card_bit(b.rules, c) for c in cards_by_rank(b)],
+                                  bit_owner, spec["points"], spec["buur_bit"])
+                deltas = [y - x for x, y in pairs]
+                if sum(map(abs, deltas)) == sum(map(abs, by_rank)):
+                    continue
+                gain = sum(d for d in deltas if d > 0)
+                loss = -sum(d for d in deltas if d < 0)
+                down, up = (gain + loss, gain + loss) if objective == "raw" else (loss, gain)
+                va, vb = search.value_to_come(a), search.value_to_come(b)
+                assert va - down <= vb <= va + up, (a.to_dict(), b.to_dict(), va, vb, down, up)
+                narrower += 1
+    assert narrower >= 10
 
 
 def rank_map(a: Position, b: Position) -> dict:
@@ -243,3 +309,70 @@ def test_margins_by_lanes_equal_the_margins_pair_by_pair(game: str) -> None:
             assert by_lanes == engine._shape_margins(spec, stored, cards, False), (hex(stored), hex(cards))
             checked += by_lanes != (0, 0)
     assert checked > 500  # most pairs differ somewhere
+
+
+def same_shape_pair(rng: random.Random, groups: dict[int, list[int]], owner: dict[int, int],
+                    buur_bit: int) -> tuple[int, int]:
+    """Two random card sets of one shape: per group, the same count and the same
+    owners in rank order (and the trump Jack in both or in neither)."""
+    stored = cards = 0
+    for members in groups.values():
+        count = rng.randint(0, len(members))
+        a = rng.sample(members, count)
+
+        def pattern(cards: list[int]) -> tuple:
+            return tuple(owner[x] for x in sorted(cards, reverse=True)), buur_bit in cards
+
+        alike = [c for c in combinations(members, count) if pattern(list(c)) == pattern(a)]
+        b = rng.choice(alike)
+        stored |= sum(1 << x for x in a)
+        cards |= sum(1 << x for x in b)
+    return stored, cards
+
+
+@pytest.mark.parametrize("game", ["jass", "putz"])
+def test_run_margins_pair_each_run_by_points(game: str) -> None:
+    """With run_margins (on where points do not follow ranks), the lanes pair the
+    cards of each seat's run by points sorted (run_pairs), and the margins are never
+    wider than pairing by rank; on some pairs they are narrower."""
+    from solver import Engine
+
+    engine = Engine(1)
+    rng = random.Random(f"runs-{game}")
+    narrower = 0
+    for position in random_positions(game, 2, "runs", max_tricks=1):
+        spec = build_spec(position)
+        groups: dict[int, list[int]] = defaultdict(list)
+        for bit, group in spec["group_of"].items():
+            groups[group].append(bit)
+        owner = {bit: rng.randrange(position.rules.n_players) for bit in spec["group_of"]}
+        weights = spec["weight"][: spec["n_sides"]]
+        gains, losses = any(w > 0 for w in weights), any(w < 0 for w in weights)
+        for _ in range(100):
+            stored, cards = same_shape_pair(rng, groups, owner, spec["buur_bit"])
+            bits = [b for b in spec["group_of"] if stored >> b & 1]
+            pairs = run_pairs(bits, [b for b in spec["group_of"] if cards >> b & 1], owner, spec["points"],
+                              spec["buur_bit"])
+            gain = sum(y - x for x, y in pairs if y > x)
+            loss = sum(x - y for x, y in pairs if x > y)
+            if gains and losses:
+                expected = (gain + loss, gain + loss)
+            elif gains:
+                expected = (loss, gain)
+            else:
+                expected = (gain, loss)
+            by_runs = engine._shape_margins(spec, stored, cards, True, owner)
+            assert by_runs == expected, (hex(stored), hex(cards))
+            by_rank = engine._shape_margins(spec, stored, cards, True)
+            assert by_runs[0] <= by_rank[0] and by_runs[1] <= by_rank[1]
+            narrower += by_runs != by_rank
+    assert narrower > 20
+
+
+def test_run_margins_are_off_where_points_follow_ranks() -> None:
+    from solver import Engine
+
+    for game in ("belote", "klaberjass", "klaverjas", "bassadewitz"):
+        position = next(random_positions(game, 1, "runs-off", max_tricks=1))
+        with pytest.raises(ValueError, match="run_margins is off"):
+            Engine(1)._shape_margins(build_spec(position), 0, 0, True, {})
