@@ -592,46 +592,43 @@ cdef void fill_run_points(Tables* t, int* owner, uint64_t (*out)[512]) noexcept 
     run, and the margins are smallest with the points sorted in both (the Ten, 10
     points, ranks below the Jack, King or Queen in Jass).  The trump Jack, whose
     identity counts (the Buur's exception), is a run of its own; with roem
-    (identities count) run_margins is off."""
-    cdef int g, length, idx, bit, b, m, i, j, tmp, lane, run_owner
-    cdef int pts[9]
+    (identities count) run_margins is off.
+
+    Built up over the subsets of each group, each from the one without its lowest
+    card (once a deal, so it must be cheap): that card ends the lowest run, or
+    starts a run of its own below it."""
+    cdef int g, length, idx, rest, low, nxt, lanes, i, p, q
+    cdef uint8_t last_run[512]  # the lowest run's length, per subset
     cdef uint64_t v
     for g in range(t.n_shape_groups):
         length = popcount(t.group_mask[g])
-        for idx in range(1 << length):
-            v = 0
-            lane = 0
-            bit = length - 1
-            while bit >= 0:
-                if not (idx >> bit) & 1:
-                    bit -= 1
-                    continue
-                # the run from this card down: the same owner, the next cards in play
-                b = g * GROUP_WIDTH + bit
-                run_owner = owner[b]
-                m = 0
-                while bit >= 0:
-                    if (idx >> bit) & 1:
-                        b = g * GROUP_WIDTH + bit
-                        if owner[b] != run_owner or (m and b == t.buur_bit):
-                            break
-                        pts[m] = t.points[b]
-                        m += 1
-                        if b == t.buur_bit:
-                            bit -= 1
-                            break
-                    bit -= 1
-                for i in range(1, m):  # highest first, as rank_points
-                    tmp = pts[i]
-                    j = i - 1
-                    while j >= 0 and pts[j] < tmp:
-                        pts[j + 1] = pts[j]
-                        j -= 1
-                    pts[j + 1] = tmp
-                for i in range(m):
-                    v |= <uint64_t>pts[i] << (7 * lane)
-                    lane += 1
-            out[g][idx] = v
+        out[g][0] = 0
+        last_run[0] = 0
+        for idx in range(1, 1 << length):
+            low = g * GROUP_WIDTH + __builtin_ctzll(<uint64_t>idx)
+            p = t.points[low]
+            rest = idx & (idx - 1)
+            if rest == 0:
+                out[g][idx] = <uint64_t>p
+                last_run[idx] = 1
+                continue
+            nxt = g * GROUP_WIDTH + __builtin_ctzll(<uint64_t>rest)
+            v = out[g][rest]
+            lanes = popcount(<uint64_t>rest)
+            if owner[low] != owner[nxt] or low == t.buur_bit or nxt == t.buur_bit:
+                out[g][idx] = v | (<uint64_t>p << (7 * lanes))
+                last_run[idx] = 1
+                continue
+            # into the lowest run's lanes, kept highest first: the smaller ones move down
+            i = lanes
+            while i > lanes - last_run[rest]:
+                q = <int>((v >> (7 * (i - 1))) & 127)
+                if q >= p:
+                    break
+                v = (v & ~(<uint64_t>127 << (7 * i))) | (<uint64_t>q << (7 * i))
+                i -= 1
+            out[g][idx] = (v & ~(<uint64_t>127 << (7 * i))) | (<uint64_t>p << (7 * i))
+            last_run[idx] = last_run[rest] + 1
 
 
 cdef inline bint same_roem(Tables* t, uint64_t stored, State* s) noexcept nogil:
