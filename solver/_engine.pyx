@@ -2630,8 +2630,9 @@ cdef class Engine:
         self._shape_layout()
         self._rank_points()
         # Jass and Putz (the Ten below the Jack, King and Queen): the margins pair
-        # each seat's run of cards by points (20 deals: Jass mean nodes -8%, Putz -6%);
-        # elsewhere the points follow the ranks and nothing changes
+        # each seat's run of cards by points (60 deals: mean nodes -10% in both, total
+        # time -9%; Jass's 200 deals: median time -8%); elsewhere the points follow
+        # the ranks and nothing changes
         t.run_margins = spec.get("run_margins", 1) and t.rank_lanes and not t.roem and self._points_out_of_rank()
         # nat entries carry the rest of the shape and the generation above the
         # second shape word's 40 bits (nat_shape_tag)
