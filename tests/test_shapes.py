@@ -65,6 +65,32 @@ def run_pairs(bits_a: list[int], bits_b: list[int], owner: dict[int, int], point
     return pairs
 
 
+def run_deltas(a: Position, b: Position, bit_owner: dict[int, int], spec: dict) -> list[int]:
+    """The points' differences from `a` to `b` (one shape), paired by runs (run_pairs)."""
+    pairs = run_pairs([card_bit(a.rules, c) for c in cards_by_rank(a)], [card_bit(b.rules, c) for c in cards_by_rank(b)],
+                      bit_owner, spec["points"], spec["buur_bit"])
+    return [y - x for x, y in pairs]
+
+
+def margins(deltas: list[int], gains: bool, losses: bool) -> tuple[int, int]:
+    """(down, up) as shape_margins gives them: with both sides' points counted, every
+    difference either way; with only the analysed side's gains (losses), the value
+    falls by the losses (gains) and rises by the gains (losses)."""
+    gain = sum(d for d in deltas if d > 0)
+    loss = -sum(d for d in deltas if d < 0)
+    if gains and losses:
+        return gain + loss, gain + loss
+    return (loss, gain) if gains else (gain, loss)
+
+
+def groups_of(spec: dict) -> dict[int, list[int]]:
+    """Each group's card bits."""
+    groups: dict[int, list[int]] = defaultdict(list)
+    for bit, group in spec["group_of"].items():
+        groups[group].append(bit)
+    return groups
+
+
 def boundary_positions(position: Position) -> list[Position]:
     found = []
 
@@ -145,18 +171,8 @@ def test_positions_of_one_shape_differ_at_most_by_the_margins(game: str, objecti
             for a, b in combinations(same.values(), 2):
                 deltas = [b.rules.points(y) - a.rules.points(x) for x, y in zip(cards_by_rank(a), cards_by_rank(b))]
                 if not start.rules.has_roem:  # the engine's run_margins: within runs by points
-                    pairs = run_pairs([card_bit(a.rules, c) for c in cards_by_rank(a)],
-                                      [card_bit(b.rules, c) for c in cards_by_rank(b)],
-                                      bit_owner, spec["points"], spec["buur_bit"])
-                    deltas = [y - x for x, y in pairs]
-                gain = sum(d for d in deltas if d > 0)
-                loss = -sum(d for d in deltas if d < 0)
-                if objective == "raw":
-                    down = up = gain + loss
-                elif weights[side] > 0:
-                    down, up = loss, gain
-                else:
-                    down, up = gain, loss
+                    deltas = run_deltas(a, b, bit_owner, spec)
+                down, up = margins(deltas, objective == "raw" or weights[side] > 0, objective == "raw" or weights[side] < 0)
                 roem = search.most_roem(a) + search.most_roem(b)
                 va, vb = search.value_to_come(a), search.value_to_come(b)
                 assert va - down - roem <= vb <= va + up + roem, (a.to_dict(), b.to_dict(), va, vb, down, up, roem)
@@ -188,15 +204,10 @@ def test_positions_of_one_shape_differ_at_most_by_the_run_margins(game: str, obj
         for same in by_shape.values():
             for a, b in combinations(same.values(), 2):
                 by_rank = [b.rules.points(y) - a.rules.points(x) for x, y in zip(cards_by_rank(a), cards_by_rank(b))]
-                pairs = run_pairs([card_bit(a.rules, c) for c in cards_by_rank(a)],
-                                  [card_bit(b.rules, c) for c in cards_by_rank(b)],
-                                  bit_owner, spec["points"], spec["buur_bit"])
-                deltas = [y - x for x, y in pairs]
+                deltas = run_deltas(a, b, bit_owner, spec)
                 if sum(map(abs, deltas)) == sum(map(abs, by_rank)):
                     continue
-                gain = sum(d for d in deltas if d > 0)
-                loss = -sum(d for d in deltas if d < 0)
-                down, up = (gain + loss, gain + loss) if objective == "raw" else (loss, gain)
+                down, up = margins(deltas, True, objective == "raw")
                 va, vb = search.value_to_come(a), search.value_to_come(b)
                 assert va - down <= vb <= va + up, (a.to_dict(), b.to_dict(), va, vb, down, up)
                 narrower += 1
@@ -290,16 +301,13 @@ def test_margins_by_lanes_equal_the_margins_pair_by_pair(game: str) -> None:
     7-bit lanes (rank_points); the plain loop pairs them one by one.  Same margins,
     for sets of equal counts per group, under every option value of the game."""
     from solver import Engine
-    from solver.compile import build_spec
 
     engine = Engine(1)
     rng = random.Random(f"lanes-{game}")
     checked = 0
     for position in random_positions(game, 2, "lanes", max_tricks=1):
         spec = build_spec(position)
-        groups: dict[int, list[int]] = defaultdict(list)
-        for bit, group in spec["group_of"].items():
-            groups[group].append(bit)
+        groups = groups_of(spec)
         for _ in range(300):
             stored = cards = 0
             for members in groups.values():
@@ -343,9 +351,7 @@ def test_run_margins_pair_each_run_by_points(game: str) -> None:
     narrower = 0
     for position in random_positions(game, 2, "runs", max_tricks=1):
         spec = build_spec(position)
-        groups: dict[int, list[int]] = defaultdict(list)
-        for bit, group in spec["group_of"].items():
-            groups[group].append(bit)
+        groups = groups_of(spec)
         owner = {bit: rng.randrange(position.rules.n_players) for bit in spec["group_of"]}
         weights = spec["weight"][: spec["n_sides"]]
         gains, losses = any(w > 0 for w in weights), any(w < 0 for w in weights)
@@ -354,14 +360,7 @@ def test_run_margins_pair_each_run_by_points(game: str) -> None:
             bits = [b for b in spec["group_of"] if stored >> b & 1]
             pairs = run_pairs(bits, [b for b in spec["group_of"] if cards >> b & 1], owner, spec["points"],
                               spec["buur_bit"])
-            gain = sum(y - x for x, y in pairs if y > x)
-            loss = sum(x - y for x, y in pairs if x > y)
-            if gains and losses:
-                expected = (gain + loss, gain + loss)
-            elif gains:
-                expected = (loss, gain)
-            else:
-                expected = (gain, loss)
+            expected = margins([y - x for x, y in pairs], gains, losses)
             by_runs = engine._shape_margins(spec, stored, cards, True, owner)
             assert by_runs == expected, (hex(stored), hex(cards))
             by_rank = engine._shape_margins(spec, stored, cards, True)
