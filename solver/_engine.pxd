@@ -153,7 +153,6 @@ cdef struct Tables:
     # cards in play), rank_points lists the points sorted, not by rank (per deal:
     # Engine.run_points); on where some group's points do not follow its ranks
     int run_margins
-    int staged_moves             # the table's move or the trick's killer tried before the order is built
 
 
 # A transposition-table entry, 16 bytes (four to a cache line):

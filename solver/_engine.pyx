@@ -868,20 +868,6 @@ cdef inline int next_in_play(Tables* t, uint64_t in_play, int b) noexcept nogil:
     return __builtin_ctzll(higher) if higher else -1
 
 
-cdef inline bint stands_alone(Tables* t, State* s, uint64_t legal, int b) noexcept nogil:
-    """Whether no other legal card lies next to `b` in its group among the cards in
-    play: then order_moves neither merges `b` into another card nor leaves it out
-    as dominated, so `b` may be tried before the order is built."""
-    cdef uint64_t in_group = (s.in_hands | s.trick_cards) & t.group_mask[t.group_of[b]]
-    cdef uint64_t higher = in_group & ~((<uint64_t>2 << b) - 1)
-    cdef uint64_t lower = in_group & ((<uint64_t>1 << b) - 1)
-    if higher and (legal >> __builtin_ctzll(higher)) & 1:
-        return False
-    if lower and (legal >> (63 - __builtin_clzll(lower))) & 1:
-        return False
-    return True
-
-
 cdef inline bint in_live_roem_set(Tables* t, State* s, int b, int nxt) noexcept nogil:
     """Whether `b` or `nxt` belongs to a roem set that can still fall in one trick
     (all its cards in play, in different hands: State.live_roem).  When neither
@@ -1544,7 +1530,6 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef Tables* t = c.t
     cdef State* s = &c.s
     cdef int seat, n, i, v, best, best_move = 255, base = 0, tt_move = 255
-    cdef int killer, tried
     cdef int lead_slot, lo, hi, a0, b0, r, killer_slot, sure_for, sure_against, bound_lo = 0, bound_hi = 0
     cdef bint use_shape = False, use_nat = False
     cdef NatEntry* ne = NULL
@@ -1632,25 +1617,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             seat = t.seat_at[s.leader + s.trick_len]
             maximising = t.side_of[seat] == t.max_side
             killer_slot = trick_killer_slot(c, seat, maximising) if t.trick_killers else -1
-            killer = c.trick_killer[killer_slot] if killer_slot >= 0 else 255
+            n = order_moves(c, legal, 255, moves, c.trick_killer[killer_slot] if killer_slot >= 0 else 255, True)
             best = -INF if maximising else INF
-            tried = 255
-            if t.staged_moves and killer != 255 and (legal >> killer) & 1 \
-                    and stands_alone(t, s, legal, killer):
-                # the killer before the order is built: it usually cuts off at once
-                play(c, killer, &u)
-                v = search(c, alpha, beta)
-                unplay(c, killer, &u)
-                if c.aborted:
-                    return 0
-                fold_child(v, maximising, &best, &alpha, &beta)
-                if alpha >= beta:
-                    return best
-                tried = killer
-            n = order_moves(c, legal, 255, moves, killer, True)
             for i in range(n):
-                if moves[i] == tried:
-                    continue
                 play(c, moves[i], &u)
                 v = search(c, alpha, beta)
                 unplay(c, moves[i], &u)
@@ -1759,30 +1728,9 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if t.lead_killers and s.trick_len == 0 and s.win_bit >= 0:
         # s.win_bit is still the last trick's winning card
         lead_slot = trick_killer_slot(c, seat, maximising)
+    n = order_moves(c, legal, tt_move, moves, 255, True, c.trick_killer[lead_slot] if lead_slot >= 0 else 255)
     best = -INF if maximising else INF
-    tried = 255
-    if t.staged_moves and tt_move != 255 and (legal >> tt_move) & 1:
-        # the table's move before the order is built: it usually cuts off at once
-        play(c, tt_move, &u)
-        v = search(c, alpha, beta)
-        unplay(c, tt_move, &u)
-        if c.aborted:
-            return 0
-        if fold_child(v, maximising, &best, &alpha, &beta):
-            best_move = tt_move
-        tried = tt_move
-        if alpha >= beta:
-            if lead_slot >= 0:
-                c.trick_killer[lead_slot] = tt_move
-            if t.history_order:
-                c.history[seat][tt_move] += s.tricks_left * s.tricks_left
-    if alpha < beta:
-        n = order_moves(c, legal, tt_move, moves, 255, True, c.trick_killer[lead_slot] if lead_slot >= 0 else 255)
-    else:
-        n = 0
     for i in range(n):
-        if moves[i] == tried:
-            continue
         play(c, moves[i], &u)
         v = search(c, alpha, beta)
         unplay(c, moves[i], &u)
@@ -2686,11 +2634,6 @@ cdef class Engine:
         # time -9%; Jass's 200 deals: median time -8%); elsewhere the points follow
         # the ranks and nothing changes
         t.run_margins = spec.get("run_margins", 1) and t.rank_lanes and not t.roem and self._points_out_of_rank()
-        # the table's move, or a trick's killer that no other legal card lies next to,
-        # tried before order_moves builds the order: most often it cuts off, and the
-        # order is not needed (two sides: time -2 to -5%, the same nodes; the
-        # paranoid games: no change)
-        t.staged_moves = spec.get("staged_moves", 1)
         # nat entries carry the rest of the shape and the generation above the
         # second shape word's 40 bits (nat_shape_tag)
         t.nat_shapes = spec.get("nat_shapes", 1) and t.n_shape_groups > 0 and all(

@@ -101,7 +101,6 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "shape_set",  # entries per set of the shape table, 2 (one cache line) or 4 (two): 4 in Klaverjas and Putz
     "shape_alone_tricks",  # 5: from this many tricks left, no main-table probe
     "run_margins",  # on where points do not follow ranks (Jass, Putz): the shape margins pair a seat's run of cards by points
-    "staged_moves",  # on: the table's move or the trick's killer tried before the order is built
 )
 
 

@@ -599,32 +599,6 @@ def test_dominated_cards_left_out_change_the_search_not_the_values(game: str, se
     assert on.nodes < off.nodes
 
 
-@pytest.mark.parametrize(
-    "game, seed, fields",
-    [
-        ("belote", 11, {"trump": "H"}),
-        ("klaverjas", 11, {"trump": "H", "declarer": 0}),
-        ("klaverjas", 5, {"trump": "C", "declarer": 1, "options": {"rules": "amsterdam"}}),
-        ("klaberjass", 5, KLABERJASS),
-        ("putz", 3, PUTZ),
-        ("bassadewitz", 2, {}),
-        ("jass", 3, {"trump": "S"}),
-    ],
-)
-def test_moves_tried_before_the_order_change_no_value(game: str, seed: int, fields: dict) -> None:
-    """staged_moves (on by default) tries the table's move or the trick's killer
-    before order_moves: the same values and best line as with it off (Jass: two
-    tricks into the deal)."""
-    position = full_deal(game, seed, **fields)
-    if game == "jass":
-        for _ in range(8):
-            position = position.play(position.legal_moves()[-1])
-    on = analyse(position, engine=Engine(8))
-    off = analyse(position, engine=Engine(8), engine_options={"staged_moves": 0})
-    assert on.to_dict()["moves"] == off.to_dict()["moves"]
-    assert on.value == off.value
-
-
 def buur_and_nell_together(game: str, count: int, seed: int) -> list[Position]:
     """Positions of 2 to 4 tricks where one hand holds the trump Jack (the Buur, with
     its exception to following trumps) and the trump Nine next to it: two adjacent
