@@ -69,8 +69,6 @@ cdef struct Tables:
     int bound_cuts               # cut-offs from the points still available
     int claims                   # a camp whose cards no one else can beat takes every trick left (camp_claims)
     int null_window_root         # root moves valued by null-window searches (MTD(f))
-    int table_inside_tricks      # keep table entries for positions inside a trick too
-    int history_order            # leads ordered by the cut-offs they caused before
     int trick_killers            # inside a trick, first the card that last cut off in the same context
     int lead_killers             # among leads leaving as few replies, first the one that last cut off after the same trick
     int bounds_first             # bound cut-offs before the table probe

@@ -75,7 +75,6 @@ cdef struct Ctx:
     int64_t cuts
     int64_t passes               # null-window searches run by MTD(f)
     int64_t claims               # positions settled by camp_claims
-    int history[MAX_SEATS][MAX_BITS]  # cut-offs each card caused, for move ordering
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
     # inside a trick, per leader, tricks left, mover and winning card so far: the
@@ -356,9 +355,6 @@ cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
     else:
         for i in range(t.n_raw_pieces):
             lo |= (cards & t.raw_mask[i]) >> t.raw_shift[i]
-        if t.table_inside_tricks:  # else no entry inside a trick is ever stored
-            for i in range(s.trick_len):
-                lo |= <uint64_t>s.trick[i] << (t.raw_width + 6 * i)
     if t.settle != SETTLE_ADDITIVE:
         hi |= 1 << 5  # these values are absolute, not relative to the score so far
         lo |= ((<uint64_t>s.scores[0]) | (<uint64_t>s.scores[1] << 12)) << t.totals_offset
@@ -1090,23 +1086,20 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int killer
         elif b == killer:
             key = 999999
         elif s.trick_len == 0:
-            if t.history_order:
-                key = 1000 + c.history[seat][b]
-            else:
-                key = t.lead_key[b]
-                if t.lead_mobility:  # the fewest replies first, then the lead key
-                    key -= MOBILITY_STEP * replies[g]
-                if b == lead_killer:
-                    key += LEAD_KILLER_BONUS
-                if g == t.trump_group:
-                    if not maximising:
-                        if t.coalition_trump_leads:
-                            key += 500
-                    elif t.own_trump_leads:
-                        # the analysed seat of a paranoid game: trumps first when
-                        # it wants points (they draw the coalition's), last when
-                        # it avoids them (a trump lead takes the trick)
-                        key += 500 if t.has_gain else -500
+            key = t.lead_key[b]
+            if t.lead_mobility:  # the fewest replies first, then the lead key
+                key -= MOBILITY_STEP * replies[g]
+            if b == lead_killer:
+                key += LEAD_KILLER_BONUS
+            if g == t.trump_group:
+                if not maximising:
+                    if t.coalition_trump_leads:
+                        key += 500
+                elif t.own_trump_leads:
+                    # the analysed seat of a paranoid game: trumps first when
+                    # it wants points (they draw the coalition's), last when
+                    # it avoids them (a trump lead takes the trick)
+                    key += 500 if t.has_gain else -500
         else:
             wins = takes_lead(t, s, b)
             d = d_self if wins else d_now
@@ -1565,7 +1558,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         return horizon_value(c)
     if s.trick_len == 0 and s.tricks_left <= 1:
         return last_trick_value(c) if s.tricks_left else final_value(t, s)
-    use_table = s.trick_len == 0 or t.table_inside_tricks
+    use_table = s.trick_len == 0  # inside a trick, positions rarely repeat
     use_main = use_table
     if use_table:  # the tables' lines are fetched while the checks below run
         if t.shape_table and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE and t.n_shape_groups:
@@ -1611,26 +1604,25 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             v = search(c, alpha, beta)
             unplay(c, b, &u)
             return v
-        if not t.history_order:
-            # inside a trick: no table, no bounds; the moves in order, the trick's
-            # killer first
-            seat = t.seat_at[s.leader + s.trick_len]
-            maximising = t.side_of[seat] == t.max_side
-            killer_slot = trick_killer_slot(c, seat, maximising) if t.trick_killers else -1
-            n = order_moves(c, legal, 255, moves, c.trick_killer[killer_slot] if killer_slot >= 0 else 255, True)
-            best = -INF if maximising else INF
-            for i in range(n):
-                play(c, moves[i], &u)
-                v = search(c, alpha, beta)
-                unplay(c, moves[i], &u)
-                if c.aborted:
-                    return 0
-                fold_child(v, maximising, &best, &alpha, &beta)
-                if alpha >= beta:
-                    if killer_slot >= 0:
-                        c.trick_killer[killer_slot] = moves[i]
-                    break
-            return best
+        # inside a trick: no table, no bounds; the moves in order, the trick's
+        # killer first
+        seat = t.seat_at[s.leader + s.trick_len]
+        maximising = t.side_of[seat] == t.max_side
+        killer_slot = trick_killer_slot(c, seat, maximising) if t.trick_killers else -1
+        n = order_moves(c, legal, 255, moves, c.trick_killer[killer_slot] if killer_slot >= 0 else 255, True)
+        best = -INF if maximising else INF
+        for i in range(n):
+            play(c, moves[i], &u)
+            v = search(c, alpha, beta)
+            unplay(c, moves[i], &u)
+            if c.aborted:
+                return 0
+            fold_child(v, maximising, &best, &alpha, &beta)
+            if alpha >= beta:
+                if killer_slot >= 0:
+                    c.trick_killer[killer_slot] = moves[i]
+                break
+        return best
     base = value_base(t, s)
     # the bounds from the points still available come first: they are cheap, and
     # when they settle the node the table's cache miss is saved
@@ -1741,8 +1733,6 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         if alpha >= beta:
             if lead_slot >= 0:
                 c.trick_killer[lead_slot] = moves[i]
-            if t.history_order:
-                c.history[seat][moves[i]] += s.tricks_left * s.tricks_left
             break
 
     # 3. remember what was learnt
@@ -2504,8 +2494,6 @@ cdef class Engine:
         # the others 0.972 to 1.017 on 60)
         t.claims = spec.get("claims", 1)
         t.null_window_root = spec.get("null_window_root", 1)
-        t.table_inside_tricks = spec.get("table_inside_tricks", 0)
-        t.history_order = spec.get("history_order", 0)
         # root moves best first by how the current trick ends (mean nodes on 50
         # deals: analyse -2 to -4%, hint belote -13%, Rotterdam -7%; worse where
         # the static lead order is better: Jass one trick in, hint +11%, analyse
@@ -2702,7 +2690,7 @@ cdef class Engine:
         n = t.n_players
         nat_bits = 24 if t.settle == SETTLE_NAT else 0
         t.raw_width = bin(deck).count("1")
-        width = t.raw_width + (6 * (n - 1) if t.table_inside_tricks else 0)
+        width = t.raw_width
         t.n_raw_pieces = _fill_pieces(deck, t.raw_mask, t.raw_shift)
         # relative ranks: the runs' codes take sum(n^k, k <= L) values for L cards
         segments = spec.get("zero_segments", [])

@@ -62,8 +62,6 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "claims",  # on: a leader, or its camp, holding only cards nobody else can beat takes every trick left
     "null_window_root",  # on
     "relative_ranks",  # on
-    "table_inside_tricks",  # off
-    "history_order",  # off
     "trick_killers",  # on: inside a trick, the card that last cut off with the same leader, trick, mover and winning card first
     "lead_killers",  # on: among leads leaving as few replies, the lead that last cut off after the same trick first
     "bounds_first",  # on
