@@ -115,7 +115,6 @@ cdef struct Tables:
     int n_raw_pieces
     uint64_t raw_mask[MAX_PIECES]
     int8_t raw_shift[MAX_PIECES]
-    int raw_width                # bits the raw pieces take
     int totals_offset            # SETTLE_NAT: both sides' totals, 12 bits each, from here
     int8_t owner[MAX_BITS]       # the seat holding each card in this deal (or that played it)
     int has_gain                 # some side's points count for the analysed side

@@ -1531,7 +1531,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     cdef uint16_t shi = 0
     cdef ShapeEntry* se = NULL
     cdef bint maximising
-    cdef bint use_table, use_main, use_bounds, additive_lead
+    cdef bint use_main, use_bounds, additive_lead
     cdef uint64_t legal
     cdef int b
     cdef Key key
@@ -1558,54 +1558,17 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         return horizon_value(c)
     if s.trick_len == 0 and s.tricks_left <= 1:
         return last_trick_value(c) if s.tricks_left else final_value(t, s)
-    use_table = s.trick_len == 0  # inside a trick, positions rarely repeat
-    use_main = use_table
-    if use_table:  # the tables' lines are fetched while the checks below run
-        if t.shape_table and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE and t.n_shape_groups:
-            use_shape = True
-            shape_of(t, s, &shape, &shape2)
-            shi = shape_hi(t, s)
-            se = shape_set_for(c, shape, shape2, shi)
-            __builtin_prefetch(se)
-            if t.shape_set > 2:
-                __builtin_prefetch(&se[2])
-        elif t.nat_shapes and s.trick_len == 0 and t.settle == SETTLE_NAT:
-            use_nat = True  # the nat entries' lines, likewise
-            shape_of(t, s, &shape, &shape2)
-            ntag = nat_shape_tag(c, shape2, shape_hi(t, s))
-            ne = nat_set_for(c, shape, ntag)
-            __builtin_prefetch(ne)
-            if t.shape_set > 2:
-                __builtin_prefetch(&ne[2])
-        if use_shape or use_nat:
-            # near the end, the shape table alone: its entries of the same cards do
-            # the main table's work, and a node waits for one line instead of two
-            use_main = s.tricks_left > t.shape_alone_tricks
-        if use_main:
-            make_key(t, s, &key)
-            slots = bucket_of(c, &key)
-            __builtin_prefetch(slots)
-    if t.roem and t.roem_free_levers and s.trick_len == 0 and t.settle == SETTLE_ADDITIVE \
-            and not more_roem_possible(c):
-        roem_off(t)  # for this subtree
-        c.nodes -= 1
-        v = search(c, alpha, beta)
-        roem_on(t)
-        return v
-    if t.settle == SETTLE_NAT and t.nat_ceiling and s.trick_len == 0:
-        if made_or_nat(c, alpha, beta, &v) or (t.nat_roem_bound and nat_floor(c, alpha, beta, &v)):
-            return v
-    legal = legal_moves(c)
-    if not use_table:
-        if (legal & (legal - 1)) == 0:
-            # one card to play and no table here: play it at once
+    if s.trick_len:
+        # inside a trick: no table (positions there rarely repeat), no bounds (they
+        # almost never cut there: not worth their cost); the moves in order, the
+        # trick's killer first
+        legal = legal_moves(c)
+        if (legal & (legal - 1)) == 0:  # one card to play: play it at once
             b = __builtin_ctzll(legal)
             play(c, b, &u)
             v = search(c, alpha, beta)
             unplay(c, b, &u)
             return v
-        # inside a trick: no table, no bounds; the moves in order, the trick's
-        # killer first
         seat = t.seat_at[s.leader + s.trick_len]
         maximising = t.side_of[seat] == t.max_side
         killer_slot = trick_killer_slot(c, seat, maximising) if t.trick_killers else -1
@@ -1623,11 +1586,48 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                     c.trick_killer[killer_slot] = moves[i]
                 break
         return best
+
+    # a trick boundary from here on: the tables' lines are fetched while the checks
+    # below run
+    if t.shape_table and t.settle == SETTLE_ADDITIVE and t.n_shape_groups:
+        use_shape = True
+        shape_of(t, s, &shape, &shape2)
+        shi = shape_hi(t, s)
+        se = shape_set_for(c, shape, shape2, shi)
+        __builtin_prefetch(se)
+        if t.shape_set > 2:
+            __builtin_prefetch(&se[2])
+    elif t.nat_shapes and t.settle == SETTLE_NAT:
+        use_nat = True  # the nat entries' lines, likewise
+        shape_of(t, s, &shape, &shape2)
+        ntag = nat_shape_tag(c, shape2, shape_hi(t, s))
+        ne = nat_set_for(c, shape, ntag)
+        __builtin_prefetch(ne)
+        if t.shape_set > 2:
+            __builtin_prefetch(&ne[2])
+    use_main = True
+    if use_shape or use_nat:
+        # near the end, the shape table alone: its entries of the same cards do
+        # the main table's work, and a node waits for one line instead of two
+        use_main = s.tricks_left > t.shape_alone_tricks
+    if use_main:
+        make_key(t, s, &key)
+        slots = bucket_of(c, &key)
+        __builtin_prefetch(slots)
+    if t.roem and t.roem_free_levers and t.settle == SETTLE_ADDITIVE and not more_roem_possible(c):
+        roem_off(t)  # for this subtree
+        c.nodes -= 1
+        v = search(c, alpha, beta)
+        roem_on(t)
+        return v
+    if t.settle == SETTLE_NAT and t.nat_ceiling:
+        if made_or_nat(c, alpha, beta, &v) or (t.nat_roem_bound and nat_floor(c, alpha, beta, &v)):
+            return v
+    legal = legal_moves(c)
     base = value_base(t, s)
     # the bounds from the points still available come first: they are cheap, and
     # when they settle the node the table's cache miss is saved
-    # (inside a trick they almost never cut: not worth their cost there)
-    additive_lead = t.settle == SETTLE_ADDITIVE and not t.roem and s.trick_len == 0
+    additive_lead = t.settle == SETTLE_ADDITIVE and not t.roem
     if additive_lead and t.claims and camp_claims(t, s, &v):
         c.claims += 1
         return v
@@ -1636,7 +1636,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         r = available(t, s)
         sure_for = 0
         sure_against = 0
-        if s.trick_len == 0 and t.trump_group >= 0:
+        if t.trump_group >= 0:
             master_trumps(c, &sure_for, &sure_against)
         if t.has_gain and t.has_loss:
             bound_hi = base + r - 2 * sure_against
@@ -1647,7 +1647,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         else:
             bound_hi = base - sure_for
             bound_lo = base - r + sure_against
-        if t.bounds_first or not use_table:
+        if t.bounds_first:
             if bound_hi <= alpha:
                 return bound_hi
             if bound_lo >= beta:
@@ -1692,7 +1692,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
                 if settled_by_bounds(lo, hi, &alpha, &beta, &v):
                     c.shape_cuts += 1
                     return v
-    if t.settle == SETTLE_NAT and s.trick_len == 0 and t.bound_cuts and not more_roem_possible(c):
+    if t.settle == SETTLE_NAT and t.bound_cuts and not more_roem_possible(c):
         v = settle_by_raw_difference(c, alpha, beta)
         if not c.aborted:
             if use_main:
@@ -1704,7 +1704,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     # 2. try the moves in order; [a0, b0] is the window the bounds refer to
     a0 = alpha
     b0 = beta
-    if s.trick_len == 0 and s.tricks_left <= t.endgame_tricks:
+    if s.tricks_left <= t.endgame_tricks:
         # the table was asked (it pays even here), but the search below is plain
         best = endgame(c, alpha, beta)
         if use_main:
@@ -1714,10 +1714,10 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         if use_nat and not c.aborted:
             nat_store(c, ne, shape, ntag, best, a0, b0)
         return best
-    seat = t.seat_at[s.leader + s.trick_len]
+    seat = s.leader
     maximising = t.side_of[seat] == t.max_side
     lead_slot = -1
-    if t.lead_killers and s.trick_len == 0 and s.win_bit >= 0:
+    if t.lead_killers and s.win_bit >= 0:
         # s.win_bit is still the last trick's winning card
         lead_slot = trick_killer_slot(c, seat, maximising)
     n = order_moves(c, legal, tt_move, moves, 255, True, c.trick_killer[lead_slot] if lead_slot >= 0 else 255)
@@ -2689,8 +2689,7 @@ cdef class Engine:
             deck |= 1 << bit
         n = t.n_players
         nat_bits = 24 if t.settle == SETTLE_NAT else 0
-        t.raw_width = bin(deck).count("1")
-        width = t.raw_width
+        width = bin(deck).count("1")
         t.n_raw_pieces = _fill_pieces(deck, t.raw_mask, t.raw_shift)
         # relative ranks: the runs' codes take sum(n^k, k <= L) values for L cards
         segments = spec.get("zero_segments", [])
