@@ -1,7 +1,7 @@
 """Deeper positions than the tests reach: the engine against itself with its levers off.
 
     python -m benchmarks.crosscheck [--games jass putz ...] [--per-value N]
-                                    [--min-tricks 5] [--max-tricks 6]
+                                    [--min-tricks 5] [--max-tricks 6] [--seed 3]
 
 The tests hold the engine to the plain reference search on positions with 1 to 4
 tricks left; a cut-off that only acts further from the end is not met there.  Here
@@ -10,6 +10,7 @@ in the tests) with `--min-tricks` to `--max-tricks` tricks left are analysed twi
 with the default levers and with every lever off (`solver.compile.ENGINE_OPTIONS`:
 no merging, no bounds, no guesses, full windows: alpha-beta with the table only),
 and every value of every legal move must agree.  Exit status 1 if any differs.
+A new `--seed` deals positions no earlier run has checked.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-value", type=int, default=5, help="positions per option value (default 5)")
     parser.add_argument("--min-tricks", type=int, default=5)
     parser.add_argument("--max-tricks", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=3, help="seed of the positions (default 3)")
     args = parser.parse_args(argv)
-    differ = sum(crosscheck(g, args.per_value, args.min_tricks, args.max_tricks) for g in args.games)
+    differ = sum(crosscheck(g, args.per_value, args.min_tricks, args.max_tricks, args.seed) for g in args.games)
     return 1 if differ else 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ DEFAULT_TT_MEGABYTES = 8  # fits the caches better than more, for deals of up to
 LARGE_DEAL_CARDS = 32
 LARGE_DEAL_TT_MEGABYTES = 64
 ENGINES_KEPT = 2  # per thread, one per table size: a batch that mixes games keeps both
+MOST_NODES = 2**62  # the engine counts nodes in a signed 64-bit integer
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,23 @@ def _size(tt_megabytes: int | None, default: int) -> int:
     """The table size asked for, checked, or the default when none was."""
     if tt_megabytes is None:
         return default
-    return at_least_one("tt_megabytes", tt_megabytes, "megabytes")
+    size = at_least_one("tt_megabytes", tt_megabytes, "megabytes")
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    if size > memory:
+        raise OptionError("tt_megabytes", f"{size} MB is more than this machine's memory ({memory} MB)")
+    return size
+
+
+def check_limits(time_limit: Any, node_limit: Any) -> None:
+    """A time limit in seconds above 0 and a node limit of at least 1 node; None: no limit."""
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
+    ):
+        raise OptionError("time_limit", f"must be a number of seconds above 0 (or None: no limit), got {time_limit!r}")
+    if node_limit is not None:
+        at_least_one("node_limit", node_limit, "nodes", " (or None: no limit)")
+        if node_limit > MOST_NODES:
+            raise OptionError("node_limit", f"must be at most {MOST_NODES}, got {node_limit}")
 
 
 def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:
@@ -185,6 +203,7 @@ def analyse(
     pos = as_position(position)
     if objective is not None:
         pos = pos.with_objective(objective)
+    check_limits(time_limit, node_limit)
     if pos.is_over:
         raise PositionError("hands", "the deal is over: there is no move to analyse")
     started = time.perf_counter()
@@ -252,6 +271,7 @@ def hint(
     from .compile import solve
 
     pos = as_position(position)
+    check_limits(time_limit, node_limit)
     if pos.is_over:
         raise PositionError("hands", "the deal is over: there is no move to suggest")
     if has_transform(pos):

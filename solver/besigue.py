@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, parse_json
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json
 from .games.besigue import (
     FOUR_KIND,
     HAND_SIZE,
@@ -266,6 +266,8 @@ class BesiguePosition:
             ("trick", list(self.trick)),
         ):
             for card in cards:
+                if card.rank not in rules.RANKS:
+                    raise CardError(where, f"{card} is not a card of this game")
                 counts[card] += 1
                 if counts[card] > 2:
                     raise DuplicateCardError(where, f"{card} appears three times (also in {places[card]}); there are two of each")
@@ -577,14 +579,7 @@ def _seat(value: Any, name: str) -> int:
 
 
 def _pair(value: Any, name: str, allow_negative: bool) -> tuple[int, ...]:
-    if value is None:
-        return (0, 0)
-    if not isinstance(value, list) or len(value) != 2:
-        raise PositionError(name, f"must be a list of 2 integers, one per seat, got {value!r}")
-    for i, v in enumerate(value):
-        if isinstance(v, bool) or not isinstance(v, int) or (v < 0 and not allow_negative):
-            raise PositionError(f"{name}[{i}]", f"must be an integer{'' if allow_negative else ' >= 0'}, got {v!r}")
-    return (value[0], value[1])
+    return ints_per_side(value, name, 2, "seat", allow_negative)
 
 
 def _list_or_str(value: Any, name: str) -> Any:

@@ -107,8 +107,16 @@ def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
     cmd.add_argument("file", nargs="?", default="-", help="JSON Lines file of positions, or - for standard input")
     if objective:
         cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
-    cmd.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="stop each search after this long")
-    cmd.add_argument("--node-limit", type=int, default=None, metavar="N", help="stop each search after N nodes")
+    cmd.add_argument(
+        "--time-limit", type=_seconds, default=None, metavar="SECONDS", help="stop each search after this long"
+    )
+    cmd.add_argument(
+        "--node-limit",
+        type=_at_least("--node-limit", 1, "at least 1"),
+        default=None,
+        metavar="N",
+        help="stop each search after N nodes",
+    )
     cmd.add_argument(
         "--tt-mb",
         type=_at_least("--tt-mb", 1, "at least 1 (megabytes)"),
@@ -139,6 +147,17 @@ def _at_least(option: str, least: int, meaning: str) -> Callable[[str], int]:
         return number
 
     return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--time-limit must be a number of seconds, got {text!r}") from None
+    if not seconds > 0:  # NaN too
+        raise argparse.ArgumentTypeError(f"--time-limit must be above 0, got {text}")
+    return seconds
 
 
 Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]

@@ -36,6 +36,25 @@ def at_least_one(field: str, value: Any, unit: str, note: str = "") -> int:
     return value
 
 
+# `scored` and integer options are bounded so that every value the engines can reach
+# stays far below their infinity (30,000): a larger one would come out silently wrong
+VALUE_LIMIT = 10_000
+
+
+def ints_per_side(value: Any, name: str, n: int, per: str, allow_negative: bool) -> tuple[int, ...]:
+    """`value`: a list of `n` integers, one per `per` (side or seat), each of at most
+    VALUE_LIMIT in size; None means zeros. Else a PositionError naming the entry."""
+    if value is None:
+        return (0,) * n
+    if not isinstance(value, list) or len(value) != n:
+        raise PositionError(name, f"must be a list of {n} integers, one per {per}, got {value!r}")
+    lowest = -VALUE_LIMIT if allow_negative else 0
+    for i, v in enumerate(value):
+        if isinstance(v, bool) or not isinstance(v, int) or not lowest <= v <= VALUE_LIMIT:
+            raise PositionError(f"{name}[{i}]", f"must be an integer from {lowest} to {VALUE_LIMIT}, got {v!r}")
+    return tuple(value)
+
+
 class CardError(PlisError):
     """A token that is not a card of the game."""
 

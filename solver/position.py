@@ -12,7 +12,7 @@ from typing import Any
 
 from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, parse_json
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json
 from .games import Rules, get_game
 from .games.jass import Putz
 
@@ -279,15 +279,7 @@ def _seat(rules: Rules, value: Any, name: str, required: bool) -> int:
 
 
 def _side_ints(rules: Rules, value: Any, name: str, allow_negative: bool) -> tuple[int, ...]:
-    n = rules.n_sides
-    if value is None:
-        return (0,) * n
-    if not isinstance(value, list) or len(value) != n:
-        raise PositionError(name, f"must be a list of {n} integers, one per side, got {value!r}")
-    for i, v in enumerate(value):
-        if isinstance(v, bool) or not isinstance(v, int) or (v < 0 and not allow_negative):
-            raise PositionError(f"{name}[{i}]", f"must be an integer{'' if allow_negative else ' >= 0'}, got {v!r}")
-    return tuple(value)
+    return ints_per_side(value, name, rules.n_sides, "side", allow_negative)
 
 
 def _list_or_str(value: Any, name: str) -> Any:

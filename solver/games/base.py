@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..cards import SUITS, Card, deck
-from ..errors import OptionError, PositionError
+from ..errors import VALUE_LIMIT, OptionError, PositionError
 
 
 @dataclass(frozen=True)
@@ -21,14 +21,14 @@ class Option:
 
     name: str
     default: Any
-    values: tuple[Any, ...] | None  # None: any integer >= 0
+    values: tuple[Any, ...] | None  # None: any integer from 0 to VALUE_LIMIT
     doc: str
 
     def check(self, game: str, value: Any) -> Any:
         field = f"options.{self.name}"
         if self.values is None:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise OptionError(field, f"{game} option {self.name} must be an integer >= 0, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= VALUE_LIMIT:
+                raise OptionError(field, f"{game} option {self.name} must be an integer from 0 to {VALUE_LIMIT}, got {value!r}")
             return value
         for allowed in self.values:
             if value == allowed and type(value) is type(allowed):
