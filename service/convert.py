@@ -13,7 +13,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2
 
-from solver.analysis import Hint, MoveValue, Result, Value
+from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value
 from solver.besigue import BesiguePosition
 from solver.cards import format_cards
 from solver.errors import (
@@ -175,6 +175,8 @@ def limits_from_message(limits: pb.SearchLimits) -> tuple[float | None, int | No
         time_limit = nanos / 1e9
     if limits.node_limit < 0:
         raise OptionError("limits.node_limit", "must be positive")
+    if limits.node_limit > MOST_NODES:
+        raise OptionError("limits.node_limit", f"must be at most {MOST_NODES}, got {limits.node_limit}")
     return time_limit, limits.node_limit or None
 
 

@@ -250,6 +250,10 @@ class SolverServicer(pb_grpc.SolverServicer):
             )
             await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
             raise  # not reached: abort raises
+        except PlisError as error:  # bad input found past the request's checks (none known): still bad input
+            status = _error_status(grpc.StatusCode.INVALID_ARGUMENT, error.reason, error.field, error.message)
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
+            raise
         except DeadlineReached:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the search was done")
             raise

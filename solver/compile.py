@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import RANKS, Card
-from .errors import PositionError
 from .games.base import Rules
 from .games.jass import Putz
 from .games.klaverjas import FOUR_OF_A_KIND
-from .position import Position
+from .position import MOST_ROEM_A_TRICK, Position
 
 Value = int | bool
 
@@ -26,8 +25,6 @@ POMME_POINTS = Putz.POMME_BELOW  # a seat with this many points is not pomme
 GROUP_WIDTH = 12
 GROUP_INDEX = {"C": 0, "S": 1, "H": 2, "D": 3, "J": 4}
 SETTLE_ADDITIVE, SETTLE_NAT = 0, 1
-NAT_KEY_LIMIT = 4096  # the engine's key for SETTLE_NAT keeps each side's total in 12 bits
-MOST_ROEM_A_TRICK = 200  # four Jacks
 
 
 @dataclass
@@ -136,23 +133,7 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
         tricks_left=pos.tricks_left,
     )
     spec["_bits"] = bits
-    if spec["settle"] == SETTLE_NAT:
-        check_nat_totals(pos)
     return spec
-
-
-def check_nat_totals(pos: Position) -> None:
-    """Klaverjas's score objective: the engine's table key holds each team's running
-    total in 12 bits, so every total it can still reach must stay below 4096."""
-    reach = remaining_points(pos) + pos.rules.sweep_bonus + MOST_ROEM_A_TRICK * pos.tricks_left
-    top = NAT_KEY_LIMIT - 1 - reach
-    for i, total in enumerate(pos.scored):
-        if not 0 <= total <= top:
-            raise PositionError(
-                f"scored[{i}]",
-                f"must be from 0 to {top} for {pos.rules.name}'s score objective with {pos.tricks_left} tricks left "
-                f"(with all that can still be scored, a team's total must stay below {NAT_KEY_LIMIT}); got {total}",
-            )
 
 
 def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> tuple[dict[str, Any], dict[Card, int]]:

@@ -17,6 +17,8 @@ from .games import Rules, get_game
 from .games.jass import Putz
 
 HAND_FIELDS = ("hands", "trick", "leader", "tricks")
+NAT_KEY_LIMIT = 4096  # Position._check_key_totals
+MOST_ROEM_A_TRICK = 200  # four Jacks
 KNOWN_FIELDS = {"game", "options", "trump", "declarer", "taker", "scored", "objective", "deal", "played", *HAND_FIELDS}
 
 
@@ -89,6 +91,7 @@ class Position:
         tricks = _side_ints(rules, data.get("tricks"), "tricks", allow_negative=False)
         position = cls(rules, hands, trick, leader, scored, tricks, objective)
         position._check_cards(tricks_given)
+        position._check_key_totals()
         return position
 
     @classmethod
@@ -103,6 +106,7 @@ class Position:
             objective=objective,
         )
         start._check_cards(tricks_given=True, field_name="deal")
+        start._check_key_totals()  # the totals only grow as far as the points to come shrink
         if any(len(h) != rules.hand_size for h in hands):
             raise PositionError("deal", f"each hand of the deal must hold {rules.hand_size} cards")
         if not isinstance(played, list):
@@ -145,6 +149,23 @@ class Position:
                 )
         rules.check_position(self.hands)
 
+    def _check_key_totals(self) -> None:
+        """Klaverjas's score objective: the engine's table key holds each team's running
+        total in 12 bits, so every total it can still reach must stay below 4096."""
+        rules = self.rules
+        if rules.name != "klaverjas" or self.objective != "score":
+            return
+        cards = [card for hand in self.hands for card in hand] + list(self.trick)
+        points_to_come = sum(rules.points(card) for card in cards) + rules.last_trick_bonus + rules.sweep_bonus
+        top = NAT_KEY_LIMIT - 1 - points_to_come - MOST_ROEM_A_TRICK * self.tricks_left
+        for i, total in enumerate(self.scored):
+            if not 0 <= total <= top:
+                raise PositionError(
+                    f"scored[{i}]",
+                    f"must be from 0 to {top} for {rules.name}'s score objective with {self.tricks_left} tricks left "
+                    f"(with all that can still be scored, a team's total must stay below {NAT_KEY_LIMIT}); got {total}",
+                )
+
     @staticmethod
     def _check_one(card: Card, where: str, seen: dict[Card, str], allowed: set[Card]) -> None:
         if card not in allowed:
@@ -158,7 +179,9 @@ class Position:
             raise PositionError(
                 "objective", f"{self.rules.name} objectives are {', '.join(self.rules.OBJECTIVES)}, got {objective!r}"
             )
-        return replace(self, objective=objective)
+        position = replace(self, objective=objective)
+        position._check_key_totals()
+        return position
 
     # --- state -------------------------------------------------------------------
     @property

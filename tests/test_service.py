@@ -239,7 +239,20 @@ BAD_INPUTS = [
     ({**EXAMPLE, "trick": ["SZ"]}, "INVALID_CARD", "position.trick[0]", CardError),
     ({**EXAMPLE, "trick": ["HJ"]}, "DUPLICATE_CARD", "position.trick[0]", DuplicateCardError),
     ({**EXAMPLE, "hands": ["HJ H9", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"]}, "INVALID_POSITION", "position.hands[0]", None),
+    ({**EXAMPLE, "scored": [45, 10_001]}, "INVALID_POSITION", "position.scored[1]", None),
+    ({**EXAMPLE, "scored": [5000, 16]}, "INVALID_POSITION", "position.scored[0]", None),  # the Klaverjas score key
 ]
+
+
+def test_a_node_limit_beyond_the_engine_gives_invalid_argument(server: BackgroundServer) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        limits = pb.SearchLimits(node_limit=2**63 - 1)
+        request = pb.AnalyseRequest(position=convert.position_from_dict(EXAMPLE), limits=limits)
+        with pytest.raises(grpc.RpcError) as info:
+            stub.Analyse(request, timeout=5)
+    code, details = error_info(info.value)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.metadata["field"] == "limits.node_limit"
 
 
 @pytest.mark.parametrize(("data", "reason", "field", "error"), BAD_INPUTS)

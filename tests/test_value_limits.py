@@ -3,14 +3,14 @@ exact there (they must never reach its infinity), and one step beyond is an erro
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 
 from solver import CardError, Engine, OptionError, PositionError, analyse, load_position
-from solver.compile import NAT_KEY_LIMIT, SETTLE_NAT, build_spec
+from solver.compile import SETTLE_NAT, build_spec
 from solver.errors import VALUE_LIMIT
+from solver.position import NAT_KEY_LIMIT
 from solver.reference import reference_values
 
 from .randompos import CONFIGS, position_count, random_positions
@@ -26,18 +26,16 @@ def at_the_limits(position, rng: random.Random):
     scored = [rng.choice((VALUE_LIMIT, -VALUE_LIMIT)) for _ in position.scored]
     data["scored"] = scored
     if data["game"] == "klaverjas" and position.objective == "score":
-        plain = dataclasses.replace(position, scored=(0,) * len(position.scored))
-        spec = build_spec(plain)
-        assert spec["settle"] == SETTLE_NAT
-        data["scored"] = [largest_nat_total(plain)] * len(scored)
+        assert build_spec(position)["settle"] == SETTLE_NAT
+        data["scored"] = [largest_nat_total(data)] * len(scored)
     return load_position(data)
 
 
-def largest_nat_total(position) -> int:
+def largest_nat_total(data: dict) -> int:
     """The largest `scored` Klaverjas's score objective accepts here: found by asking."""
     for total in range(NAT_KEY_LIMIT, -1, -1):
         try:
-            build_spec(dataclasses.replace(position, scored=(total,) * len(position.scored)))
+            load_position({**data, "scored": [total] * len(data["scored"])})
         except PositionError:
             continue
         return total
@@ -81,10 +79,21 @@ def test_klaverjas_score_totals_the_key_cannot_hold() -> None:
             "hands": ["CT S8", "SQ DA", "S9 H7", "CQ SJ"], "leader": 2, "tricks": [6, 0]}
     for scored, field in (([-1, 12], "scored[0]"), ([12, 4000], "scored[1]")):
         with pytest.raises(PositionError) as info:
-            analyse({**base, "scored": scored})
+            load_position({**base, "scored": scored})
         assert info.value.field == field
-    # the raw objective adds the totals and has no such key
-    assert analyse({**base, "scored": [-1, 4000], "objective": "raw"}).exact
+    # the raw objective adds the totals and has no such key, until asked for the score
+    raw = load_position({**base, "scored": [-1, 4000], "objective": "raw"})
+    assert analyse(raw).exact
+    with pytest.raises(PositionError) as info:
+        analyse(raw, objective="score")
+    assert info.value.field == "scored[0]"
+    deck = [suit + rank for suit in "CSHD" for rank in "AKQJT987"]
+    deal = [" ".join(deck[seat::4]) for seat in range(4)]
+    played = {key: value for key, value in base.items() if key not in ("hands", "leader", "tricks")}
+    assert load_position({**played, "deal": deal, "played": ["CA"], "scored": [2233, 0]}).objective == "score"
+    with pytest.raises(PositionError) as info:  # a deal and its play: checked at the start
+        load_position({**played, "deal": deal, "played": ["CA"], "scored": [2234, 0]})
+    assert info.value.field == "scored[0]"
 
 
 def test_besigue_rejects_a_card_not_in_its_pack() -> None:
