@@ -17,6 +17,7 @@ the GIL), and the results still come out in the order of the lines.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -45,7 +46,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        source = open(args.file, encoding="utf-8") if args.file != "-" else sys.stdin  # noqa: SIM115
+        # bytes that are not UTF-8 are kept (as surrogates) for answer_line to report
+        # with their line, so one bad line does not stop the batch
+        if args.file == "-":
+            source = sys.stdin
+            if isinstance(source, io.TextIOWrapper):
+                source.reconfigure(encoding="utf-8", errors="surrogateescape")
+        else:
+            source = open(args.file, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
     except OSError as exc:
         print(f"plis: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
@@ -298,6 +306,10 @@ def run_batch(
 
 def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any], str, bool]:
     """One line's answer (JSON and text) and whether it succeeded; never raises."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (*_error(number, "position", "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
     try:
         data = json.loads(line)
         if not isinstance(data, dict):

@@ -66,6 +66,18 @@ def test_a_bad_line_gets_its_error_and_the_rest_go_on(tmp_path: Path, capsys: py
     assert "3 of 5 lines failed" in err
 
 
+def test_a_line_that_is_not_utf8_gets_its_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(json.dumps(EXAMPLE).encode() + b"\n\xff\xfe{}\n" + json.dumps(SECOND).encode() + b"\n")
+    status, out, err = run(capsys, "analyse", str(source))
+    answers = [json.loads(line) for line in out]
+    assert status == 1 and len(answers) == 3 and answers[0]["value"] == -96 and "best" in answers[2]
+    assert answers[1] == {
+        "line": 2, "error": {"field": "position", "reason": "INVALID_JSON", "message": "not UTF-8 text (column 1)"}
+    }
+    assert "1 of 3 lines failed" in err
+
+
 def test_analyse_pretty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD])
     status, out, _ = run(capsys, "analyse", "--pretty", str(source))
@@ -120,8 +132,14 @@ def test_jobs_count_every_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads(out[-1])["summary"] == {"puzzles": 9, "hold": 6, "fail": 3, "undecided": 0, "unique": 9, "errors": 0}
 
 
-@pytest.mark.parametrize(("option", "value"), [("--jobs", "-1"), ("--jobs", "two"), ("--tt-mb", "0"), ("--tt-mb", "1.5")])
-def test_jobs_and_table_size_usage_errors(option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--jobs", "-1"), ("--jobs", "two"), ("--tt-mb", "0"), ("--tt-mb", "1.5"), ("--time-limit", "-1"),
+        ("--time-limit", "0"), ("--time-limit", "nan"), ("--time-limit", "soon"), ("--node-limit", "0"),
+    ],
+)  # fmt: skip
+def test_jobs_limits_and_table_size_usage_errors(option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["analyse", option, value])
     assert info.value.code == 2 and f"{option} must be" in capsys.readouterr().err
