@@ -1,5 +1,5 @@
-"""`scored` and integer options at the limits the input accepts: the engine's values stay
-exact there (they must never reach its infinity), and one step beyond is an error."""
+"""`scored` and integer options at the limits the input accepts: the engines' values stay
+exact there (they must never reach their infinity), and one step beyond is an error."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import random
 
 import pytest
 
-from solver import CardError, Engine, OptionError, PositionError, analyse, load_position
+from solver import BesiguePosition, CardError, Engine, OptionError, PositionError, analyse, load_position
+from solver.besigue import reference_values as besigue_reference_values
 from solver.compile import SETTLE_NAT, build_spec
 from solver.errors import VALUE_LIMIT
 from solver.position import NAT_KEY_LIMIT
 from solver.reference import reference_values
 
+from .besigue_random import play_until, random_deal
 from .randompos import CONFIGS, position_count, random_positions
 
 
@@ -103,3 +105,19 @@ def test_besigue_rejects_a_card_not_in_its_pack() -> None:
         load_position(data)
     assert info.value.field == "hands[1]"
     assert "S6 is not a card of this game" in str(info.value)
+
+
+def test_besigue_values_at_the_scored_limits_match_the_reference() -> None:
+    rng = random.Random("limits-besigue")
+    checked = 0
+    while checked < 12:
+        position = play_until(rng, random_deal(rng), rng.choice([0, 2, 4]))
+        while not position.talon and position.tricks_left > 3:
+            position = position.play(rng.choice(position.legal_moves()))
+        if len(position.talon) > 4 or position.tricks_left > 3:
+            continue
+        for scored in ([VALUE_LIMIT, -VALUE_LIMIT], [-VALUE_LIMIT, VALUE_LIMIT]):
+            extreme = BesiguePosition.from_dict({**position.to_dict(), "scored": scored})
+            expected = {str(move): value for move, value in besigue_reference_values(extreme).items()}
+            assert {m.move: m.value for m in analyse(extreme).moves} == expected, extreme.to_dict()
+            checked += 1
