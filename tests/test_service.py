@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import random
 import re
 import shutil
 import signal
@@ -38,6 +39,7 @@ from solver import (
     DuplicateCardError,
     IllegalMoveError,
     OptionError,
+    PlisError,
     Position,
     PositionError,
     UnknownGameError,
@@ -51,6 +53,7 @@ from solver.features import ClaimError
 
 from .randompos import random_positions
 from .test_features import EXAMPLE, deal_of, playout
+from .test_input_fuzz import mutate, valid_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -242,6 +245,31 @@ BAD_INPUTS = [
     ({**EXAMPLE, "scored": [45, 10_001]}, "INVALID_POSITION", "position.scored[1]", None),
     ({**EXAMPLE, "scored": [5000, 16]}, "INVALID_POSITION", "position.scored[0]", None),  # the Klaverjas score key
 ]
+
+
+def test_mutated_positions_get_an_answer_or_invalid_argument(server: BackgroundServer) -> None:
+    """The library's fuzz (test_input_fuzz) through the service: bad input is never INTERNAL."""
+    rng = random.Random("service-fuzz")
+    bases = valid_positions()
+    codes: dict[grpc.StatusCode, int] = {}
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        for _ in range(1000):
+            try:
+                message = convert.position_from_dict(mutate(rng, rng.choice(bases)))
+            except PlisError:
+                continue  # the message cannot carry it: the client's own error
+            request = pb.AnalyseRequest(position=message, limits=pb.SearchLimits(node_limit=2000))
+            try:
+                stub.Analyse(request, timeout=20)
+                code = grpc.StatusCode.OK
+            except grpc.RpcError as error:
+                code = error.code()  # type: ignore[attr-defined]
+                if code == grpc.StatusCode.INVALID_ARGUMENT:
+                    assert error_info(error)[1].metadata["field"].startswith("position")
+            codes[code] = codes.get(code, 0) + 1
+    assert set(codes) == {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT}, codes
+    assert min(codes.values()) >= 50  # both kinds of answer were reached many times
 
 
 def test_a_node_limit_beyond_the_engine_gives_invalid_argument(server: BackgroundServer) -> None:
