@@ -378,16 +378,12 @@ def trumps_from(message: pb.TrumpTableResponse) -> TrumpTable:
 
 
 def claim_message(claim: Claim | Mapping[str, Any]) -> pb.Claim:
-    if isinstance(claim, Claim):
-        claim = claim.to_dict()
-    best = claim.get("best", [])
-    if isinstance(best, str):
-        best = best.split()
-    message = pb.Claim(best=list(best))
-    if claim.get("value") is not None:
-        message.value.CopyFrom(value_message(claim["value"]))
-    if claim.get("unique") is not None:
-        message.unique = bool(claim["unique"])
+    checked = Claim.from_dict(claim)  # the library's checks: a ClaimError names the field
+    message = pb.Claim(best=list(checked.best))
+    if checked.value is not None:
+        message.value.CopyFrom(value_message(checked.value))
+    if checked.unique is not None:
+        message.unique = checked.unique
     return message
 
 

@@ -39,6 +39,7 @@ def at_least_one(field: str, value: Any, unit: str, note: str = "") -> int:
 # `scored` and integer options are bounded so that every value the engines can reach
 # stays far below their infinity (30,000): a larger one would come out silently wrong
 VALUE_LIMIT = 10_000
+VALUE_REACH = 30_000  # the engines' infinity: with the input so bounded, no value reaches it
 
 
 def ints_per_side(value: Any, name: str, n: int, per: str, allow_negative: bool) -> tuple[int, ...]:

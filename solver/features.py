@@ -20,7 +20,7 @@ from typing import Any
 from .analysis import MoveValue, Result, Value, analyse, as_position, engine_for, preference
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import IllegalMoveError, PlisError, PositionError, parse_json
+from .errors import VALUE_REACH, IllegalMoveError, PlisError, PositionError, parse_json
 from .games import get_game
 from .position import AnyPosition, Position
 
@@ -350,6 +350,8 @@ class Claim:
         value = data.get("value")
         if value is not None and (not isinstance(value, int)):
             raise ClaimError(f"{name}.value", f"must be an integer or true/false, got {value!r}")
+        if value is not None and not -VALUE_REACH <= value <= VALUE_REACH:
+            raise ClaimError(f"{name}.value", f"no position's value lies beyond ±{VALUE_REACH}, got {value}")
         unique = data.get("unique")
         if unique is not None and not isinstance(unique, bool):
             raise ClaimError(f"{name}.unique", f"must be true or false, got {unique!r}")

@@ -278,6 +278,7 @@ def test_a_puzzle_with_a_yes_no_objective() -> None:
         ({"best": ["S8", "XX"]}, ValueError, "claim.best[1]"),
         ({"value": "big"}, ClaimError, "claim.value"),
         ({"value": True}, ClaimError, "claim.value"),
+        ({"value": 10**12}, ClaimError, "claim.value"),  # beyond any value (and the wire's 32 bits)
         ({"best": ["S8"], "why": 1}, ClaimError, "claim.why"),
         ({"unique": "yes"}, ClaimError, "claim.unique"),
         ([], ClaimError, "claim"),

@@ -313,6 +313,10 @@ def test_illegal_moves_name_the_move(client: Client) -> None:
     assert info.value.field == "claim.best[0]"
     with pytest.raises(ClaimError):
         client.verify_puzzle(EXAMPLE, {})
+    for claim, field in (({"best": ["S8"], "unique": "no"}, "claim.unique"), ({"value": 10**12}, "claim.value")):
+        with pytest.raises(ClaimError) as claimed:  # checked by the client as by the library, not coerced
+            client.verify_puzzle(EXAMPLE, claim)
+        assert claimed.value.field == field
     with pytest.raises(OptionError) as option:
         client.analyse_play(data, first=99)
     assert option.value.field == "first"
