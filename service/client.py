@@ -29,7 +29,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
-from solver.errors import PlisError
+from solver.errors import OptionError, PlisError
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict
 from solver.position import Position
 
@@ -81,6 +81,16 @@ def library_error(error: grpc.RpcError) -> PlisError | None:
     return None
 
 
+def check_timeout(timeout: Any, field: str = "timeout") -> float | None:
+    """A call's timeout in seconds: above 0, or None (no deadline). One of a year or
+    more (infinity too) means none: gRPC cannot carry it."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise OptionError(field, f"must be a number of seconds above 0 (or None: no deadline), got {timeout!r}")
+    return None if timeout >= convert.NO_LIMIT_SECONDS else float(timeout)
+
+
 class _Base:
     """What both clients share: the channel's settings, requests and answers."""
 
@@ -96,7 +106,7 @@ class _Base:
         backoff: float,
     ) -> None:
         self.address = address
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
         self.retries = retries
         self.backoff = backoff
         self.metadata: tuple[tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
@@ -111,7 +121,7 @@ class _Base:
             self.credentials = grpc.ssl_channel_credentials(root_certificates=roots)
 
     def _timeout(self, timeout: float | None) -> float | None:
-        return self.timeout if timeout is None else timeout
+        return check_timeout(self.timeout if timeout is None else timeout)
 
     @staticmethod
     def _limits(time_limit: float | None, node_limit: int | None) -> pb.SearchLimits:

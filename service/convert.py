@@ -13,7 +13,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2
 
-from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value
+from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_limits
 from solver.besigue import BesiguePosition
 from solver.cards import format_cards
 from solver.errors import (
@@ -152,9 +152,13 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
     return dict(position)
 
 
+NO_LIMIT_SECONDS = 365 * 24 * 3600.0  # a time limit or timeout this long or longer is none
+
+
 def limits_message(time_limit: float | None, node_limit: int | None) -> pb.SearchLimits:
+    check_limits(time_limit, node_limit)  # as the library checks them: an OptionError names the limit
     limits = pb.SearchLimits(node_limit=node_limit or 0)
-    if time_limit is not None:
+    if time_limit is not None and time_limit < NO_LIMIT_SECONDS:  # longer (infinity too): no limit
         limits.time_limit.CopyFrom(duration(time_limit))
     return limits
 

@@ -272,6 +272,24 @@ def test_mutated_positions_get_an_answer_or_invalid_argument(server: BackgroundS
     assert min(codes.values()) >= 50  # both kinds of answer were reached many times
 
 
+def test_the_client_checks_limits_and_timeouts_as_the_library_does(server: BackgroundServer, client: Client) -> None:
+    for kwargs, field in (
+        ({"time_limit": -1}, "time_limit"), ({"time_limit": "soon"}, "time_limit"), ({"node_limit": 1.5}, "node_limit"),
+        ({"node_limit": 2**70}, "node_limit"), ({"timeout": 0}, "timeout"), ({"timeout": "x"}, "timeout"),
+    ):  # fmt: skip
+        with pytest.raises(OptionError) as info:
+            client.analyse(EXAMPLE, **kwargs)
+        assert info.value.field == field
+        with pytest.raises(OptionError):
+            list(client.analyse_batch([EXAMPLE], **kwargs))
+    with pytest.raises(OptionError) as info:
+        Client(server.address, timeout=-1)
+    assert info.value.field == "timeout"
+    # longer than a year (infinity too) means no limit, which gRPC cannot carry as a number
+    assert client.analyse(EXAMPLE, time_limit=float("inf"), timeout=float("inf")).value == -96
+    assert client.hint(EXAMPLE, time_limit=10**12).value == -96
+
+
 def test_a_node_limit_beyond_the_engine_gives_invalid_argument(server: BackgroundServer) -> None:
     with grpc.insecure_channel(server.address) as channel:
         stub = pb_grpc.SolverStub(channel)
