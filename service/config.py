@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import math
 import os
 from dataclasses import dataclass, replace
 
 DEFAULT_ADDRESS = "localhost:50051"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,23 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
         metavar="N",
         help="server processes sharing the port (Linux); workers, tables and pending calls are shared out among them",
     )
-    cmd.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING...")
+    cmd.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default="WARNING",
+        help=f"one of {', '.join(LOG_LEVELS)}",
+    )
+
+
+def check_address(address: str) -> None:
+    """HOST:PORT with a port from 0 to 65535 (gRPC would pick another port for a larger
+    one, silently), or a `unix:` socket path."""
+    if address.startswith("unix:"):
+        return
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"--address must be HOST:PORT with a port from 0 to 65535 (or unix:PATH), got {address!r}")
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -99,8 +117,17 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     if args.token_file:
         with open(args.token_file, encoding="utf-8") as f:
             token = f.read().strip() or None
-    if args.workers < 0 or min(args.tt_memory_mb, args.max_batch, args.max_pending, args.processes) < 1:
-        raise ValueError("--workers must be >= 0; --tt-memory-mb, --max-batch, --max-pending and --processes >= 1")
+    if args.workers < 0:
+        raise ValueError(f"--workers must be 0 (one per core) or more, got {args.workers}")
+    for flag in ("tt_memory_mb", "max_batch", "max_pending", "processes"):
+        if getattr(args, flag) < 1:
+            raise ValueError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    if args.tt_memory_mb > memory:
+        raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than this machine's memory ({memory} MB)")
+    if not 0 <= args.grace < math.inf:  # NaN too
+        raise ValueError(f"--grace must be a number of seconds, 0 or more, got {args.grace}")
+    check_address(args.address)
     return ServerConfig(
         address=args.address,
         workers=args.workers,

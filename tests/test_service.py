@@ -272,6 +272,31 @@ def test_mutated_positions_get_an_answer_or_invalid_argument(server: BackgroundS
     assert min(codes.values()) >= 50  # both kinds of answer were reached many times
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--workers", "-1"], "--workers must be 0"), (["--tt-memory-mb", "0"], "--tt-memory-mb must be at least 1"),
+        (["--max-batch", "0"], "--max-batch must be at least 1"), (["--processes", "0"], "--processes must be at least 1"),
+        (["--tt-memory-mb", str(2**40)], "more than this machine's memory"), (["--grace", "-1"], "--grace must be"),
+        (["--grace", "nan"], "--grace must be"), (["--address", "localhost:99999"], "a port from 0 to 65535"),
+        (["--address", "localhost"], "HOST:PORT"),
+    ],
+)  # fmt: skip
+def test_serve_settings_are_checked_one_by_one(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from service.server import main as serve_main
+
+    assert serve_main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_serve_log_level_must_be_a_level() -> None:
+    from service.server import main as serve_main
+
+    with pytest.raises(SystemExit) as info:
+        serve_main(["--log-level", "loud"])
+    assert info.value.code == 2
+
+
 def test_the_client_checks_limits_and_timeouts_as_the_library_does(server: BackgroundServer, client: Client) -> None:
     for kwargs, field in (
         ({"time_limit": -1}, "time_limit"), ({"time_limit": "soon"}, "time_limit"), ({"node_limit": 1.5}, "node_limit"),
