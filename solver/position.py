@@ -97,15 +97,10 @@ class Position:
     @classmethod
     def _replay(cls, rules: Rules, deal: Any, played: Any, scored: tuple[int, ...], objective: str) -> Position:
         hands = _hands(rules, deal, "deal")
+        start = cls(rules, hands, scored=scored, tricks=(0,) * rules.n_sides, objective=objective)
+        start._check_cards(tricks_given=True, field_name="deal")  # before the bonuses read the cards
         bonuses = rules.deal_bonuses(hands)
-        start = cls(
-            rules,
-            hands,
-            scored=tuple(s + b for s, b in zip(scored, bonuses)),
-            tricks=(0,) * rules.n_sides,
-            objective=objective,
-        )
-        start._check_cards(tricks_given=True, field_name="deal")
+        start = replace(start, scored=tuple(s + b for s, b in zip(scored, bonuses)))
         start._check_key_totals()  # the totals only grow as far as the points to come shrink
         if any(len(h) != rules.hand_size for h in hands):
             raise PositionError("deal", f"each hand of the deal must hold {rules.hand_size} cards")

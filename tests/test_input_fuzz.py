@@ -1,12 +1,13 @@
 """Mutated positions: whatever a caller sends, the library answers or raises a PlisError.
 
-Valid positions of every game (Bésigue's too) are mutated at random (fields dropped,
+Valid positions of every game (Bésigue's too, in both forms) are mutated at random (fields dropped,
 values swapped for junk of every JSON type, cards shuffled or replaced, entries
-appended), then read, analysed, hinted and verified with small limits. Any other
+appended), then read, analysed, hinted, verified, played on and (a deal) analysed
+card by card and for every trump, with small limits. Any other
 exception (a TypeError, an OverflowError, an engine's internal check) is a bug: bad
 input must get an error that names its field. This found the unbounded `scored` and
-`match_bonus` (wrong values near the engine's infinity), and Bésigue hands that held
-a Six.
+`match_bonus` (wrong values near the engine's infinity), Bésigue hands that held a
+Six, and a deal whose bonuses were read before its cards were checked.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from solver import PlisError, analyse, hint, load_position, verify_puzzle
+from solver import PlisError, analyse, analyse_play, hint, load_position, trump_table, verify_puzzle
 
 from .besigue_random import play_until, random_deal
 from .randompos import CONFIGS, random_positions
+from .test_features import deal_of, playout
 
 MUTATIONS = 4000
 JUNK: list[Any] = [
@@ -40,11 +42,25 @@ def junk(rng: random.Random) -> Any:
     return copy.deepcopy(rng.choice(JUNK))  # a copy: a list placed twice must not grow into itself
 
 
+DEAL_FORMS = (
+    ("belote", {"trump": "H"}), ("klaverjas", {"trump": "S", "declarer": 1}), ("klaberjass", {"trump": "D", "taker": 0}),
+    ("jass", {"trump": "obenabe"}), ("putz", {"trump": "C", "options": {"players": 3}}), ("bassadewitz", {}),
+)  # fmt: skip
+
+
 def valid_positions() -> list[dict[str, Any]]:
+    """Positions of every game in both forms: the hands now, and a deal with the cards
+    played since (late in the deal, so that a play analysis is quick)."""
     found = [p.to_dict() for game in sorted(CONFIGS) for p in random_positions(game, 1, "fuzz", 4, 1)]
+    for game, fields in DEAL_FORMS:
+        data: dict[str, Any] = {"game": game, **fields}
+        data["deal"] = deal_of(game, 1, data.get("trump"), **data.get("options", {}))
+        data["played"] = playout(data, 1, sum(len(hand.split()) for hand in data["deal"]) - 6)
+        found.append(data)
     rng = random.Random("fuzz-besigue")
     for talon_left in (40, 10, 0):
         found.append(play_until(rng, random_deal(rng), talon_left).to_dict())
+    found.append(play_until(rng, random_deal(rng), 0, 3).to_deal_dict())
     return found
 
 
@@ -104,6 +120,9 @@ def test_mutated_positions_answer_or_name_the_field(seed: int) -> None:
         claim = {"best": [rng.choice(JUNK + [str(m) for m in position.legal_moves()])], "value": rng.choice(JUNK)}
         answers_or_names_the_field(verify_puzzle, position, claim, node_limit=3000)
         answers_or_names_the_field(position.play, rng.choice(JUNK + TOKENS))
+        if "played" in data:
+            answers_or_names_the_field(analyse_play, data, node_limit=3000)
+            answers_or_names_the_field(trump_table, data, node_limit=300)
         limits = {"time_limit": rng.choice([None, 0, -1, float("nan"), "x", 0.5]), "node_limit": rng.choice([0, -5, 2**70, 3000])}
         assert not answers_or_names_the_field(analyse, position, tt_megabytes=rng.choice([0, -1, "x", 10**9]), **limits)
     assert loaded > MUTATIONS // 25  # enough mutations still load to reach the search

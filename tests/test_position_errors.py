@@ -296,6 +296,9 @@ def test_deal_errors():
     data = klaverjas(played=["SA"])
     del data["hands"]
     rejects(data, PositionError, "deal")  # played without deal
+    # a card of no 32-card game, in a deal whose bonuses (Klaberjass's sequences) read the cards
+    six = ["S6 " + MIXED[0].split(" ", 1)[1], MIXED[1]]
+    rejects({"game": "klaberjass", "trump": "H", "taker": 0, "deal": six, "played": []}, CardError, "deal[0]")
 
 
 def test_play_illegal_move():
