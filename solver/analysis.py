@@ -134,12 +134,16 @@ def default_tt_megabytes(position: AnyPosition) -> int:
     return LARGE_DEAL_TT_MEGABYTES if cards > LARGE_DEAL_CARDS else DEFAULT_TT_MEGABYTES
 
 
-def _size(tt_megabytes: int | None, default: int) -> int:
+def physical_megabytes() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+
+
+def table_size(tt_megabytes: int | None, default: int) -> int:
     """The table size asked for, checked, or the default when none was."""
     if tt_megabytes is None:
         return default
     size = at_least_one("tt_megabytes", tt_megabytes, "megabytes")
-    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    memory = physical_megabytes()
     if size > memory:
         raise OptionError("tt_megabytes", f"{size} MB is more than this machine's memory ({memory} MB)")
     return size
@@ -162,7 +166,7 @@ def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> 
     `tt_megabytes` (checked) or of the position's default size."""
     if engine is not None:
         return engine
-    return _engine(_size(tt_megabytes, default_tt_megabytes(position)))
+    return _engine(table_size(tt_megabytes, default_tt_megabytes(position)))
 
 
 def _engine(tt_megabytes: int) -> Any:
@@ -210,7 +214,8 @@ def analyse(
     if isinstance(pos, BesiguePosition):
         if engine_options:
             raise OptionError("engine_options", "the Bésigue search has no levers to switch")
-        outcome = _solve_besigue(pos, engine, _size(tt_megabytes, DEFAULT_TT_MEGABYTES), time_limit, node_limit, all_moves=True)
+        size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
+        outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=True)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options)
@@ -280,7 +285,8 @@ def hint(
         return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
     started = time.perf_counter()
     if isinstance(pos, BesiguePosition):
-        outcome = _solve_besigue(pos, engine, _size(tt_megabytes, DEFAULT_TT_MEGABYTES), time_limit, node_limit, all_moves=False)
+        size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
+        outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=False)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         estimates = estimates and bool(time_limit)

@@ -12,7 +12,15 @@ from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Literal, TypeVar
 
-from .analysis import PositionLike, Result, analyse
+from .analysis import (
+    LARGE_DEAL_TT_MEGABYTES,
+    PositionLike,
+    Result,
+    analyse,
+    check_limits,
+    physical_megabytes,
+    table_size,
+)
 from .errors import OptionError, PlisError, at_least_one
 
 Item = TypeVar("Item")
@@ -45,11 +53,18 @@ def ordered_map(fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int) 
                 future.cancel()
 
 
-def check_jobs(jobs: int | None) -> int:
-    """The number of threads asked for, checked; None means one per core."""
-    if jobs is None:
-        return os.cpu_count() or 1
-    return at_least_one("jobs", jobs, "threads", " (or None: one per core)")
+def check_jobs(jobs: int | None, tt_megabytes: int | None = None) -> int:
+    """The number of threads asked for, checked; None means one per core.  Each thread
+    has tables of its own (of `tt_megabytes`, or at most LARGE_DEAL_TT_MEGABYTES by
+    default): together they must fit in the machine's memory."""
+    threads = (os.cpu_count() or 1) if jobs is None else at_least_one("jobs", jobs, "threads", " (or None: one per core)")
+    table = tt_megabytes if isinstance(tt_megabytes, int) and tt_megabytes > 0 else LARGE_DEAL_TT_MEGABYTES
+    memory = physical_megabytes()
+    if table <= memory < threads * table:  # (a table too large alone is tt_megabytes' error)
+        raise OptionError(
+            "jobs", f"{threads} threads with a table of {table} MB each need more than this machine's memory ({memory} MB)"
+        )
+    return threads
 
 
 def analyse_many(
@@ -68,7 +83,9 @@ def analyse_many(
     before it (`errors="raise"`), or stands in the results as its error object
     (`errors="return"`), the others still analysed.  The limits apply to each
     position; each thread has its own tables of `tt_megabytes`."""
-    threads = check_jobs(jobs)
+    check_limits(time_limit, node_limit)  # what holds for every position, checked at once
+    table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES)
+    threads = check_jobs(jobs, tt_megabytes)
     if errors not in ("raise", "return"):
         raise OptionError("errors", f"must be 'raise' or 'return', got {errors!r}")
 

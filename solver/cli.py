@@ -59,7 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
-    jobs = check_jobs(args.jobs or None)  # --jobs 0: one per core
+    try:
+        jobs = check_jobs(args.jobs or None, args.tt_mb)  # --jobs 0: one per core
+    except PlisError as exc:
+        source.close()
+        print(f"plis: --{exc.field}: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
     with source:
         try:
             return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=jobs)

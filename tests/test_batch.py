@@ -50,7 +50,14 @@ def test_the_options_apply_to_every_position() -> None:
     assert not isinstance(raw, PlisError) and raw.value == analyse(DEAL, objective="raw").value
 
 
-@pytest.mark.parametrize(("options", "field"), [({"jobs": 0}, "jobs"), ({"jobs": 1.5}, "jobs"), ({"errors": "skip"}, "errors")])
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"jobs": 0}, "jobs"), ({"jobs": 1.5}, "jobs"), ({"errors": "skip"}, "errors"),
+        ({"jobs": 10**6}, "jobs"),  # a table each: far more memory than the machine has
+        ({"jobs": 2, "tt_megabytes": 20_000}, "jobs"), ({"jobs": 2, "tt_megabytes": 10**9}, "tt_megabytes"),
+    ],
+)  # fmt: skip
 def test_bad_options_are_refused_at_once(options: dict[str, Any], field: str) -> None:
     with pytest.raises(OptionError) as info:
         analyse_many([EXAMPLE], **options)

@@ -78,6 +78,12 @@ def test_a_line_that_is_not_utf8_gets_its_error(tmp_path: Path, capsys: pytest.C
     assert "1 of 3 lines failed" in err
 
 
+def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
+    status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))
+    assert status == 2 and not out and "--jobs: 1000000 threads with a table of 64 MB" in err
+
+
 def test_analyse_pretty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD])
     status, out, _ = run(capsys, "analyse", "--pretty", str(source))
