@@ -30,6 +30,7 @@ from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._minimax cimport fold_child, sort_by_key
+from solver.errors import table_megabytes
 
 
 cdef extern from "table_memory.h":
@@ -1159,9 +1160,8 @@ cdef class BesigueEngine:
     cdef Ctx ctx
     cdef public dict options
 
-    def __cinit__(self, int tt_megabytes=8):
-        if tt_megabytes < 1:
-            raise ValueError("tt_megabytes: must be at least 1")
+    def __cinit__(self, object tt_megabytes=8):
+        tt_megabytes = table_megabytes(tt_megabytes)  # an OptionError names a bad size
         cdef long long entries = 1024
         while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
             entries *= 2

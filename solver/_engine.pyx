@@ -14,6 +14,7 @@ from libc.string cimport memcpy, memmove, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._minimax cimport fold_child, sort_by_key
+from solver.errors import table_megabytes
 
 cdef enum:
     LIMIT_NONE = 0
@@ -2145,9 +2146,8 @@ cdef class Engine:
     cdef bint busy
     cdef volatile int cancel_requested
 
-    def __cinit__(self, int tt_megabytes=32):
-        if tt_megabytes < 1:
-            raise ValueError("tt_megabytes: must be at least 1")
+    def __cinit__(self, object tt_megabytes=32):
+        tt_megabytes = table_megabytes(tt_megabytes)  # an OptionError names a bad size
         # an eighth of the memory for the main table, the rest for the shape table:
         # near the end of a deal the shape table serves alone (shape_alone_tricks),
         # so the main table holds only the deeper positions (1 MB or 4 MB of main

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Mapping
@@ -10,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .besigue import BesiguePosition
-from .errors import OptionError, PositionError, at_least_one, parse_json
+from .errors import OptionError, PositionError, at_least_one, parse_json, table_megabytes
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -134,19 +133,11 @@ def default_tt_megabytes(position: AnyPosition) -> int:
     return LARGE_DEAL_TT_MEGABYTES if cards > LARGE_DEAL_CARDS else DEFAULT_TT_MEGABYTES
 
 
-def physical_megabytes() -> int:
-    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
-
-
 def table_size(tt_megabytes: int | None, default: int) -> int:
     """The table size asked for, checked, or the default when none was."""
     if tt_megabytes is None:
         return default
-    size = at_least_one("tt_megabytes", tt_megabytes, "megabytes")
-    memory = physical_megabytes()
-    if size > memory:
-        raise OptionError("tt_megabytes", f"{size} MB is more than this machine's memory ({memory} MB)")
-    return size
+    return table_megabytes(tt_megabytes)
 
 
 def check_limits(time_limit: Any, node_limit: Any) -> None:

@@ -18,10 +18,9 @@ from .analysis import (
     Result,
     analyse,
     check_limits,
-    physical_megabytes,
     table_size,
 )
-from .errors import OptionError, PlisError, at_least_one
+from .errors import OptionError, PlisError, at_least_one, physical_megabytes
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")

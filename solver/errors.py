@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 
@@ -34,6 +35,21 @@ def at_least_one(field: str, value: Any, unit: str, note: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise OptionError(field, f"must be a whole number of {unit}, at least 1{note}; got {value!r}")
     return value
+
+
+def physical_megabytes() -> int:
+    """The machine's memory."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+
+
+def table_megabytes(value: Any) -> int:
+    """A transposition table's size in MB, checked: a whole number from 1 to the
+    machine's memory; else an OptionError naming `tt_megabytes`."""
+    size = at_least_one("tt_megabytes", value, "megabytes")
+    memory = physical_megabytes()
+    if size > memory:
+        raise OptionError("tt_megabytes", f"{size} MB is more than this machine's memory ({memory} MB)")
+    return size
 
 
 # `scored` and integer options are bounded so that every value the engines can reach

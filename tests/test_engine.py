@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from solver import Engine, Position, analyse, hint
+from solver import BesigueEngine, Engine, OptionError, Position, analyse, hint
 from solver.cards import format_cards
 from solver.games import get_game
 from solver.reference import reference_values
@@ -180,9 +180,12 @@ def test_small_table_gives_the_same_values() -> None:
     assert big.to_dict()["moves"] == small.to_dict()["moves"]
 
 
-def test_table_size_must_be_positive() -> None:
-    with pytest.raises(ValueError):
-        Engine(0)
+@pytest.mark.parametrize("size", [0, -1, 1.5, "8", None, 10**12])
+def test_table_size_is_checked_by_both_engines(size: object) -> None:
+    for engine in (Engine, BesigueEngine):
+        with pytest.raises(OptionError) as info:
+            engine(size)
+        assert info.value.field == "tt_megabytes"
 
 
 def test_one_engine_through_a_played_deal_matches_fresh_engines() -> None:
