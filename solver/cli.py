@@ -283,13 +283,17 @@ def run_batch(
     lines' order and a stopped batch keeps what it wrote.  `summary(lines, failed)`,
     if given, returns a last line (JSON and text) and whether the batch succeeded; a
     batch that did not also exits with status 1.
+
+    Lines are read as they are needed: fed through a pipe one at a time, each is
+    answered before the next arrives (an app asking for hints during play).  A file
+    is counted first, for the progress bar.
     """
-    lines = list(read_lines(source))
-    progress = _progress(len(lines), err)
-    failed = 0
-    answers = ordered_map(lambda numbered: answer_line(*numbered, handle), lines, jobs)
+    progress = _progress(_count_lines(source), err)
+    failed = answered = 0
+    answers = ordered_map(lambda numbered: answer_line(*numbered, handle), read_lines(source), jobs)
     try:
         for answer, text, ok in answers:
+            answered += 1
             failed += not ok
             out.write((text if pretty else json.dumps(answer)) + "\n")
             out.flush()
@@ -301,11 +305,11 @@ def run_batch(
             progress.close()
     succeeded = True
     if summary is not None:
-        answer, text, succeeded = summary(len(lines), failed)
+        answer, text, succeeded = summary(answered, failed)
         out.write((text if pretty else json.dumps(answer)) + "\n")
         out.flush()
     if failed:
-        print(f"plis: {failed} of {len(lines)} lines failed", file=err)
+        print(f"plis: {failed} of {answered} lines failed", file=err)
     return EXIT_SOME_FAILED if failed or not succeeded else EXIT_OK
 
 
@@ -329,8 +333,18 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
         return (*_error(number, "position", "INTERNAL", f"{type(exc).__name__}: {exc}"), False)
 
 
-def _progress(total: int, err: IO[str]) -> Any:
-    if total < PROGRESS_MIN_LINES or not err.isatty():
+def _count_lines(source: IO[str]) -> int | None:
+    """The lines to answer in a file (read once and rewound); None for a pipe."""
+    if not source.seekable():
+        return None
+    start = source.tell()
+    count = sum(1 for _ in read_lines(source))
+    source.seek(start)
+    return count
+
+
+def _progress(total: int | None, err: IO[str]) -> Any:
+    if total is None or total < PROGRESS_MIN_LINES or not err.isatty():
         return None
     from tqdm import tqdm
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import select
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from solver.cli import main
 
 from .test_features import EXAMPLE, deal_of, playout
 
+ROOT = Path(__file__).resolve().parent.parent
 SECOND = {**EXAMPLE, "options": {"rules": "rotterdam"}}
 BAD_CARD = {**EXAMPLE, "hands": ["HJ H9 SX", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"]}
 
@@ -82,6 +85,21 @@ def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.C
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
     status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))
     assert status == 2 and not out and "--jobs: 1000000 threads with a table of 64 MB" in err
+
+
+def test_lines_fed_through_a_pipe_are_answered_as_they_come() -> None:
+    """An app asking for hints during play writes a position and waits for its answer."""
+    command = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())", "hint"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT) as child:
+        assert child.stdin is not None and child.stdout is not None
+        for _ in range(2):
+            child.stdin.write(json.dumps(EXAMPLE) + "\n")
+            child.stdin.flush()
+            ready, _, _ = select.select([child.stdout], [], [], 60)
+            assert ready, "no answer before the next line or the end of the input"
+            assert json.loads(child.stdout.readline())["best"] == ["S8"]
+        child.stdin.close()
+        assert child.wait(60) == 0 and child.stdout.read() == ""
 
 
 def test_analyse_pretty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
