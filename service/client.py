@@ -81,13 +81,13 @@ def library_error(error: grpc.RpcError) -> PlisError | None:
     return None
 
 
-def check_timeout(timeout: Any, field: str = "timeout") -> float | None:
+def check_timeout(timeout: Any) -> float | None:
     """A call's timeout in seconds: above 0, or None (no deadline). One of a year or
     more (infinity too) means none: gRPC cannot carry it."""
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-        raise OptionError(field, f"must be a number of seconds above 0 (or None: no deadline), got {timeout!r}")
+        raise OptionError("timeout", f"must be a number of seconds above 0 (or None: no deadline), got {timeout!r}")
     return None if timeout >= convert.NO_LIMIT_SECONDS else float(timeout)
 
 

@@ -9,6 +9,8 @@ import math
 import os
 from dataclasses import dataclass, replace
 
+from solver.errors import physical_megabytes
+
 DEFAULT_ADDRESS = "localhost:50051"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -122,7 +124,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     for flag in ("tt_memory_mb", "max_batch", "max_pending", "processes"):
         if getattr(args, flag) < 1:
             raise ValueError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
-    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    memory = physical_megabytes()
     if args.tt_memory_mb > memory:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than this machine's memory ({memory} MB)")
     if not 0 <= args.grace < math.inf:  # NaN too
