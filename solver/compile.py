@@ -287,7 +287,7 @@ def _converter(pos: Position) -> Any:
         if objective == "pomme":
             return lambda v: v >= POMME_POINTS
     if objective == "score" and rules.name == "klaberjass":
-        total = sum(pos.scored) + remaining_points(pos)
+        total = sum(pos.scored) + pos.points_to_come
 
         def settle(diff: int) -> int:
             totals = [0, 0]
@@ -300,19 +300,12 @@ def _converter(pos: Position) -> Any:
     return lambda v: v
 
 
-def remaining_points(pos: Position) -> int:
-    """Card points still to be taken plus the last trick (games without roem)."""
-    rules = pos.rules
-    cards = [c for hand in pos.hands for c in hand] + list(pos.trick)
-    return sum(rules.points(c) for c in cards) + rules.last_trick_bonus + rules.per_trick_bonus * pos.tricks_left
-
-
 def static_bounds(pos: Position) -> tuple[int, int]:
     """Bounds on any move's value that need no search (for moves a limit left unsolved)."""
     rules = pos.rules
     if pos.objective in ("all_tricks", "pomme"):
         return (0, 1)
-    reach = remaining_points(pos) + rules.sweep_bonus + (MOST_ROEM_A_TRICK * pos.tricks_left if rules.has_roem else 0)
+    reach = pos.points_to_come + rules.sweep_bonus + (MOST_ROEM_A_TRICK * pos.tricks_left if rules.has_roem else 0)
     if rules.individual:
         own = pos.scored[pos.side]
         return (own, own + reach)

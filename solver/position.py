@@ -150,9 +150,8 @@ class Position:
         rules = self.rules
         if rules.name != "klaverjas" or self.objective != "score":
             return
-        cards = [card for hand in self.hands for card in hand] + list(self.trick)
-        points_to_come = sum(rules.points(card) for card in cards) + rules.last_trick_bonus + rules.sweep_bonus
-        top = NAT_KEY_LIMIT - 1 - points_to_come - MOST_ROEM_A_TRICK * self.tricks_left
+        reach = self.points_to_come + rules.sweep_bonus + MOST_ROEM_A_TRICK * self.tricks_left
+        top = NAT_KEY_LIMIT - 1 - reach
         for i, total in enumerate(self.scored):
             if not 0 <= total <= top:
                 raise PositionError(
@@ -179,6 +178,14 @@ class Position:
         return position
 
     # --- state -------------------------------------------------------------------
+    @property
+    def points_to_come(self) -> int:
+        """Card points still to be taken, with the last trick's and the per-trick bonuses
+        (no roem, no sweep)."""
+        rules = self.rules
+        cards = [card for hand in self.hands for card in hand] + list(self.trick)
+        return sum(rules.points(card) for card in cards) + rules.last_trick_bonus + rules.per_trick_bonus * self.tricks_left
+
     @property
     def to_move(self) -> int:
         return (self.leader + len(self.trick)) % self.rules.n_players
