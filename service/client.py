@@ -29,7 +29,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
-from solver.errors import OptionError, PlisError
+from solver.errors import PlisError, above_zero
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict
 from solver.position import Position
 
@@ -86,8 +86,7 @@ def check_timeout(timeout: Any) -> float | None:
     more (infinity too) means none: gRPC cannot carry it."""
     if timeout is None:
         return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-        raise OptionError("timeout", f"must be a number of seconds above 0 (or None: no deadline), got {timeout!r}")
+    above_zero("timeout", timeout, "seconds", " (or None: no deadline)")
     return None if timeout >= convert.NO_LIMIT_SECONDS else float(timeout)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .besigue import BesiguePosition
-from .errors import OptionError, PositionError, at_least_one, parse_json, table_megabytes
+from .errors import OptionError, PositionError, above_zero, at_least_one, parse_json, table_megabytes
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -142,10 +142,8 @@ def table_size(tt_megabytes: int | None, default: int) -> int:
 
 def check_limits(time_limit: Any, node_limit: Any) -> None:
     """A time limit in seconds above 0 and a node limit of at least 1 node; None: no limit."""
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
-    ):
-        raise OptionError("time_limit", f"must be a number of seconds above 0 (or None: no limit), got {time_limit!r}")
+    if time_limit is not None:
+        above_zero("time_limit", time_limit, "seconds", " (or None: no limit)")
     if node_limit is not None:
         at_least_one("node_limit", node_limit, "nodes", " (or None: no limit)")
         if node_limit > MOST_NODES:

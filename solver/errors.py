@@ -37,6 +37,14 @@ def at_least_one(field: str, value: Any, unit: str, note: str = "") -> int:
     return value
 
 
+def above_zero(field: str, value: Any, unit: str, note: str = "") -> float:
+    """`value`, if it is a number of `unit` above 0 (not NaN); else an OptionError
+    naming `field` (`note` says what else it may be)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise OptionError(field, f"must be a number of {unit} above 0{note}, got {value!r}")
+    return value
+
+
 def physical_megabytes() -> int:
     """The machine's memory."""
     return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
