@@ -286,9 +286,9 @@ def run_batch(
 
     Lines are read as they are needed: fed through a pipe one at a time, each is
     answered before the next arrives (an app asking for hints during play).  A file
-    is counted first, for the progress bar.
+    is counted first only when a progress bar is shown.
     """
-    progress = _progress(_count_lines(source), err)
+    progress = _progress(source, err)
     failed = answered = 0
     answers = ordered_map(lambda numbered: answer_line(*numbered, handle), read_lines(source), jobs)
     try:
@@ -333,18 +333,15 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
         return (*_error(number, "position", "INTERNAL", f"{type(exc).__name__}: {exc}"), False)
 
 
-def _count_lines(source: IO[str]) -> int | None:
-    """The lines to answer in a file (read once and rewound); None for a pipe."""
-    if not source.seekable():
+def _progress(source: IO[str], err: IO[str]) -> Any:
+    """A progress bar on a terminal, for a file of many lines (counted, then rewound:
+    a pipe cannot be read twice)."""
+    if not err.isatty() or not source.seekable():
         return None
     start = source.tell()
-    count = sum(1 for _ in read_lines(source))
+    total = sum(1 for _ in read_lines(source))
     source.seek(start)
-    return count
-
-
-def _progress(total: int | None, err: IO[str]) -> Any:
-    if total is None or total < PROGRESS_MIN_LINES or not err.isatty():
+    if total < PROGRESS_MIN_LINES:
         return None
     from tqdm import tqdm
 
