@@ -52,12 +52,11 @@ def ordered_map(fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int) 
                 future.cancel()
 
 
-def check_jobs(jobs: int | None, tt_megabytes: int | None = None) -> int:
+def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
     """The number of threads asked for, checked; None means one per core.  Each thread
-    has tables of its own (of `tt_megabytes`, or at most LARGE_DEAL_TT_MEGABYTES by
-    default): together they must fit in the machine's memory."""
+    has tables of its own, of `table` MB at most (by default, the largest the library
+    picks): together they must fit in the machine's memory."""
     threads = (os.cpu_count() or 1) if jobs is None else at_least_one("jobs", jobs, "threads", " (or None: one per core)")
-    table = tt_megabytes if isinstance(tt_megabytes, int) and tt_megabytes > 0 else LARGE_DEAL_TT_MEGABYTES
     memory = physical_megabytes()
     if table <= memory < threads * table:  # (a table too large alone is tt_megabytes' error)
         raise OptionError(
@@ -83,8 +82,7 @@ def analyse_many(
     (`errors="return"`), the others still analysed.  The limits apply to each
     position; each thread has its own tables of `tt_megabytes`."""
     check_limits(time_limit, node_limit)  # what holds for every position, checked at once
-    table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES)
-    threads = check_jobs(jobs, tt_megabytes)
+    threads = check_jobs(jobs, table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES))
     if errors not in ("raise", "return"):
         raise OptionError("errors", f"must be 'raise' or 'return', got {errors!r}")
 

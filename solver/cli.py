@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from .analysis import Hint, Result, analyse, hint
+from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, Result, analyse, hint
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
     try:
-        jobs = check_jobs(args.jobs or None, args.tt_mb)  # --jobs 0: one per core
+        jobs = check_jobs(args.jobs or None, args.tt_mb or LARGE_DEAL_TT_MEGABYTES)  # --jobs 0: one per core
     except PlisError as exc:
         source.close()
         print(f"plis: --{exc.field}: {exc.message}", file=sys.stderr)
