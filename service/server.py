@@ -243,17 +243,15 @@ class SolverServicer(pb_grpc.SolverServicer):
         try:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.pool, work, guard)
-        except InvalidRequest as exc:
-            error = exc.error
+        except (InvalidRequest, PlisError) as exc:
+            # a PlisError found past the request's checks (none known) is bad input all the same
+            request_error = exc if isinstance(exc, InvalidRequest) else InvalidRequest(exc)
+            error = request_error.error
             status = _error_status(
-                grpc.StatusCode.INVALID_ARGUMENT, error.reason, exc.field, error.message, getattr(error, "index", None)
+                grpc.StatusCode.INVALID_ARGUMENT, error.reason, request_error.field, error.message, getattr(error, "index", None)
             )
             await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
             raise  # not reached: abort raises
-        except PlisError as error:  # bad input found past the request's checks (none known): still bad input
-            status = _error_status(grpc.StatusCode.INVALID_ARGUMENT, error.reason, error.field, error.message)
-            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, status)
-            raise
         except DeadlineReached:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the search was done")
             raise
