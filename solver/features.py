@@ -21,7 +21,7 @@ from .analysis import MoveValue, Result, Value, analyse, as_position, engine_for
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
 from .errors import VALUE_REACH, IllegalMoveError, PlisError, PositionError, parse_json
-from .games import get_game
+from .games import game_of
 from .position import AnyPosition, Position
 
 Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=)
@@ -289,7 +289,7 @@ def _deal_before_play(deal: PositionLike) -> Position:
         deal = parse_json(deal)
     if isinstance(deal, Mapping):
         data = dict(deal)
-        game = get_game(data.get("game"))
+        game = game_of(data)
         if game.name == "besigue":
             raise PositionError("game", "besigue's trump is the suit of the retourne: there is no trump table")
         if not game.TRUMPS:

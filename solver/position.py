@@ -13,7 +13,7 @@ from typing import Any
 from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
 from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json
-from .games import Rules, get_game
+from .games import Rules, game_of
 from .games.jass import Putz
 
 HAND_FIELDS = ("hands", "trick", "leader", "tricks")
@@ -53,7 +53,7 @@ class Position:
     def from_dict(cls, data: Any) -> Position:
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
-        game = get_game(data.get("game"))
+        game = game_of(data)
         if game.name == "besigue":
             raise PositionError("game", "a Bésigue position is a solver.BesiguePosition (or use solver.load_position)")
         unknown = sorted(set(data) - KNOWN_FIELDS)

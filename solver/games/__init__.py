@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..errors import UnknownGameError
 from .base import Option, Rules
 from .bassadewitz import Bassadewitz
@@ -18,9 +21,21 @@ GAMES: dict[str, type[Rules]] = {
 
 def get_game(name: object) -> type[Rules]:
     """The rules class registered under `name`; `UnknownGameError` names the field."""
+    if name is None:
+        raise UnknownGameError("game", f"required (one of: {', '.join(sorted(GAMES))})")
     if not isinstance(name, str) or name not in GAMES:
         raise UnknownGameError("game", f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
     return GAMES[name]
 
 
-__all__ = ["GAMES", "Option", "Rules", "get_game"]
+def game_of(data: Mapping[str, Any]) -> type[Rules]:
+    """The rules class of a position's dict.  A puzzle line (`position` and `claim`)
+    given where a position is expected gets told where it belongs."""
+    if "game" not in data and "position" in data:
+        raise UnknownGameError(
+            "game", "required: this looks like a puzzle (`position` and `claim`), which `plis verify` reads"
+        )
+    return get_game(data.get("game"))
+
+
+__all__ = ["GAMES", "Option", "Rules", "game_of", "get_game"]
