@@ -9,7 +9,7 @@ import math
 import os
 from dataclasses import dataclass, replace
 
-from solver.errors import physical_megabytes
+from solver.machine import memory_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -32,7 +32,7 @@ class ServerConfig:
 
     @property
     def worker_count(self) -> int:
-        return self.workers if self.workers > 0 else (os.cpu_count() or 2)
+        return self.workers if self.workers > 0 else usable_cores()
 
     @property
     def tt_megabytes(self) -> int:
@@ -124,9 +124,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     for flag in ("tt_memory_mb", "max_batch", "max_pending", "processes"):
         if getattr(args, flag) < 1:
             raise ValueError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
-    memory = physical_megabytes()
+    memory = memory_megabytes()
     if args.tt_memory_mb > memory:
-        raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than this machine's memory ({memory} MB)")
+        raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory this process may use ({memory} MB)")
     if not 0 <= args.grace < math.inf:  # NaN too
         raise ValueError(f"--grace must be a number of seconds, 0 or more, got {args.grace}")
     check_address(args.address)

@@ -6,7 +6,6 @@ so N threads analyse N positions in parallel on N cores, sharing nothing.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -20,7 +19,8 @@ from .analysis import (
     check_limits,
     table_size,
 )
-from .errors import OptionError, PlisError, at_least_one, physical_megabytes
+from .errors import OptionError, PlisError, at_least_one
+from .machine import memory_megabytes, usable_cores
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -55,12 +55,13 @@ def ordered_map(fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int) 
 def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
     """The number of threads asked for, checked; None means one per core.  Each thread
     has tables of its own, of `table` MB at most (by default, the largest the library
-    picks): together they must fit in the machine's memory."""
-    threads = (os.cpu_count() or 1) if jobs is None else at_least_one("jobs", jobs, "threads", " (or None: one per core)")
-    memory = physical_megabytes()
+    picks): together they must fit in the memory this process may use."""
+    threads = usable_cores() if jobs is None else at_least_one("jobs", jobs, "threads", " (or None: one per core)")
+    memory = memory_megabytes()
     if table <= memory < threads * table:  # (a table too large alone is tt_megabytes' error)
         raise OptionError(
-            "jobs", f"{threads} threads with a table of {table} MB each need more than this machine's memory ({memory} MB)"
+            "jobs",
+            f"{threads} threads with a table of {table} MB each need more than the memory this process may use ({memory} MB)",
         )
     return threads
 

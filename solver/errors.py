@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
+
+from .machine import memory_megabytes
 
 
 class PlisError(ValueError):
@@ -45,18 +46,13 @@ def above_zero(field: str, value: Any, unit: str, note: str = "") -> float:
     return value
 
 
-def physical_megabytes() -> int:
-    """The machine's memory."""
-    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
-
-
 def table_megabytes(value: Any) -> int:
     """A transposition table's size in MB, checked: a whole number from 1 to the
-    machine's memory; else an OptionError naming `tt_megabytes`."""
+    memory this process may use (solver.machine); else an OptionError naming `tt_megabytes`."""
     size = at_least_one("tt_megabytes", value, "megabytes")
-    memory = physical_megabytes()
+    memory = memory_megabytes()
     if size > memory:
-        raise OptionError("tt_megabytes", f"{size} MB is more than this machine's memory ({memory} MB)")
+        raise OptionError("tt_megabytes", f"{size} MB is more than the memory this process may use ({memory} MB)")
     return size
 
 

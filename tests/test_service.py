@@ -277,7 +277,7 @@ def test_mutated_positions_get_an_answer_or_invalid_argument(server: BackgroundS
     [
         (["--workers", "-1"], "--workers must be 0"), (["--tt-memory-mb", "0"], "--tt-memory-mb must be at least 1"),
         (["--max-batch", "0"], "--max-batch must be at least 1"), (["--processes", "0"], "--processes must be at least 1"),
-        (["--tt-memory-mb", str(2**40)], "more than this machine's memory"), (["--grace", "-1"], "--grace must be"),
+        (["--tt-memory-mb", str(2**40)], "more than the memory this process may use"), (["--grace", "-1"], "--grace must be"),
         (["--grace", "nan"], "--grace must be"), (["--address", "localhost:99999"], "a port from 0 to 65535"),
         (["--address", "localhost"], "HOST:PORT"),
     ],
