@@ -9,6 +9,9 @@ each played card cost), `trump_table` (the value of a deal for every trump) and
 `verify_puzzle` (does a puzzle's claim hold).
 """
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint
 from .batch import analyse_many
 from .besigue import BesiguePosition
@@ -36,6 +39,11 @@ from .features import (
 )
 from .games import GAMES, Option, Rules, get_game
 from .position import AnyPosition, Position, load_position
+
+try:
+    __version__ = _version("plis")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "unknown"
 
 __all__ = [
     "GAMES",

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
+from . import __version__
 from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, Result, analyse, hint
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
@@ -76,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plis", description="Double-dummy analysis of point-trick card games.")
+    parser.add_argument("--version", action="version", version=f"plis {__version__}")
     commands = parser.add_subparsers(title="commands")
     analyse_cmd = commands.add_parser("analyse", help="value every legal move of each position")
     _common(analyse_cmd, objective=True)

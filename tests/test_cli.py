@@ -257,3 +257,12 @@ def test_besigue_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert json.loads(out[2])["error"]["field"].startswith("melded[0][0]")
     status, out, _ = run(capsys, "analyse", "--pretty", str(write_lines(tmp_path / "one.jsonl", positions[1:])))
     assert status == 0 and "declares" in "\n".join(out) and "talon:" in "\n".join(out)
+
+
+def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"plis {version('plis')}\n"
