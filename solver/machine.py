@@ -1,52 +1,90 @@
 """What this process may use of the machine: its memory and its cores.
 
-In a container (a cgroup with a memory limit or a CPU quota) or under a CPU affinity
-mask, the machine's totals overstate both: a table sized to the machine's memory
-would get the process killed, and one thread per core of the host would queue."""
+In a container or a limited systemd slice (a cgroup with a memory limit or a CPU
+quota), or under a CPU affinity mask, the machine's totals overstate both: a table
+sized to the machine's memory would get the process killed, and one thread per core
+of the host would only queue."""
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
-# cgroup v2, then v1: the limits of the process's own cgroup as a container sees it
-MEMORY_LIMIT_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
-CPU_QUOTA_FILES = ("/sys/fs/cgroup/cpu.max", "/sys/fs/cgroup/cpu/cpu.cfs_quota_us")
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+SELF_CGROUP = Path("/proc/self/cgroup")  # lines "hierarchy:controllers:path"
 
 
-def _read(path: str) -> list[str]:
+def _words(path: Path) -> list[str]:
     try:
-        return Path(path).read_text().split()
+        return path.read_text().split()
     except (OSError, UnicodeDecodeError):
         return []
 
 
+def _own_cgroups(controller: str) -> Iterator[tuple[Path, str, bool]]:
+    """(mount, path, whether v2) of this process's cgroups that can limit
+    `controller`: the unified (v2) hierarchy, mounted at the root or under `unified`,
+    and the v1 hierarchy of that controller."""
+    try:
+        lines = SELF_CGROUP.read_text().splitlines()
+    except OSError:
+        return
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        hierarchy, controllers, path = parts
+        if hierarchy == "0" and controllers == "":
+            for mount in (CGROUP_ROOT, CGROUP_ROOT / "unified"):
+                yield mount, path, True
+        elif controller in controllers.split(","):
+            yield CGROUP_ROOT / controllers, path, False
+
+
+def _limit_files(controller: str, v2_name: str, v1_name: str) -> Iterator[Path]:
+    """The limit files that bound this process: its own cgroup's and every ancestor's
+    up to the mount (a parent's limit binds its children too).  In a container the
+    process's cgroup is the mount itself."""
+    for mount, path, v2 in _own_cgroups(controller):
+        directory = mount / path.lstrip("/")
+        while True:
+            yield directory / (v2_name if v2 else v1_name)
+            if directory == mount or mount not in directory.parents:
+                break
+            directory = directory.parent
+
+
 def memory_megabytes() -> int:
-    """The memory this process may use, in MB: the machine's, or its cgroup's limit
-    when lower ("max", or v1's near-2^63 "no limit", leave the machine's)."""
+    """The memory this process may use, in MB: the machine's, or the lowest cgroup
+    limit above the process when lower ("max", and v1's near-2^63 "no limit", leave
+    the machine's)."""
     megabytes = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
-    for path in MEMORY_LIMIT_FILES:
-        words = _read(path)
+    for path in _limit_files("memory", "memory.max", "memory.limit_in_bytes"):
+        words = _words(path)
         if len(words) == 1 and words[0].isdigit():
             megabytes = min(megabytes, int(words[0]) // 2**20)
     return max(1, megabytes)
 
 
 def _cpu_quota() -> float | None:
-    """The cgroup's CPU quota in cores, if it has one."""
-    v2 = _read(CPU_QUOTA_FILES[0])  # "max 100000" or "150000 100000"
-    if len(v2) == 2 and v2[0].isdigit() and v2[1].isdigit() and int(v2[1]) > 0:
-        return int(v2[0]) / int(v2[1])
-    v1 = _read(CPU_QUOTA_FILES[1])  # -1: none
-    period = _read(str(Path(CPU_QUOTA_FILES[1]).with_name("cpu.cfs_period_us")))
-    if len(v1) == 1 and v1[0].isdigit() and len(period) == 1 and period[0].isdigit() and int(period[0]) > 0:
-        return int(v1[0]) / int(period[0])
-    return None
+    """The lowest CPU quota above the process, in cores, if there is one."""
+    quotas = []
+    for path in _limit_files("cpu", "cpu.max", "cpu.cfs_quota_us"):
+        words = _words(path)
+        if path.name == "cpu.max":  # "max 100000", or "150000 100000": 1.5 cores
+            if len(words) == 2 and words[0].isdigit() and words[1].isdigit() and int(words[1]) > 0:
+                quotas.append(int(words[0]) / int(words[1]))
+        else:  # v1: a quota in µs per period, -1 for none
+            period = _words(path.with_name("cpu.cfs_period_us"))
+            if len(words) == 1 and words[0].isdigit() and len(period) == 1 and period[0].isdigit() and int(period[0]) > 0:
+                quotas.append(int(words[0]) / int(period[0]))
+    return min(quotas) if quotas else None
 
 
 def usable_cores() -> int:
-    """The cores this process may run on: its affinity mask, within its cgroup's CPU
+    """The cores this process may run on: its affinity mask, within its cgroups' CPU
     quota (rounded up: a quota of 1.5 cores keeps two threads busy)."""
     try:
         cores = len(os.sched_getaffinity(0))

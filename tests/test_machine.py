@@ -1,5 +1,5 @@
 """What the process may use of the machine (solver.machine): a container's limits
-(cgroup files, faked here in a temporary directory) bound the memory and cores that
+(cgroup trees, faked here in a temporary directory) bound the memory and cores that
 the table-size and thread-count checks allow."""
 
 from __future__ import annotations
@@ -18,32 +18,49 @@ from solver.machine import memory_megabytes, usable_cores
 MACHINE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
 
 
-def fake_cgroup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, files: dict[str, str]) -> None:
-    """Point solver.machine at v2 and v1 files under tmp_path, with `files`' contents
-    (a name left out is a file that does not exist)."""
+def fake_cgroup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, own: str, files: dict[str, str]) -> None:
+    """Point solver.machine at a cgroup tree under tmp_path: `own` is the process's
+    /proc/self/cgroup, `files` the limit files (by path under the tree's root)."""
+    root = tmp_path / "cgroup"
+    root.mkdir()
     for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    monkeypatch.setattr(machine, "MEMORY_LIMIT_FILES", (str(tmp_path / "memory.max"), str(tmp_path / "v1/memory.limit_in_bytes")))
-    monkeypatch.setattr(machine, "CPU_QUOTA_FILES", (str(tmp_path / "cpu.max"), str(tmp_path / "v1/cpu.cfs_quota_us")))
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (tmp_path / "self").write_text(own)
+    monkeypatch.setattr(machine, "CGROUP_ROOT", root)
+    monkeypatch.setattr(machine, "SELF_CGROUP", tmp_path / "self")
+
+
+MB = 2**20
+V1_NO_LIMIT = "9223372036854771712\n"
 
 
 @pytest.mark.parametrize(
-    ("files", "expected"),
+    ("own", "files", "expected"),
     [
-        ({}, MACHINE_MB),  # no cgroup files: the machine's memory
-        ({"memory.max": "max\n"}, MACHINE_MB),  # v2, no limit
-        ({"memory.max": f"{512 * 2**20}\n"}, 512),  # v2, 512 MB
-        ({"v1/memory.limit_in_bytes": "9223372036854771712\n"}, MACHINE_MB),  # v1's "no limit"
-        ({"v1/memory.limit_in_bytes": f"{300 * 2**20 + 5}\n"}, 300),  # v1, 300 MB and some bytes
-        ({"memory.max": f"{900 * 2**20}", "v1/memory.limit_in_bytes": f"{700 * 2**20}"}, 700),  # the lower
-        ({"memory.max": "garbage 12"}, MACHINE_MB),  # unreadable: ignored
+        ("", {}, MACHINE_MB),  # no cgroups: the machine's memory
+        ("0::/\n", {"memory.max": "max\n"}, MACHINE_MB),  # v2, no limit
+        ("0::/\n", {"memory.max": f"{512 * MB}\n"}, 512),  # a v2 container
+        # a systemd slice with MemoryMax: the parent's limit binds the scope below it
+        ("0::/user.slice/app.scope\n", {"user.slice/memory.max": f"{1024 * MB}", "user.slice/app.scope/memory.max": "max"}, 1024),
+        ("0::/a/b\n", {"a/memory.max": f"{900 * MB}", "a/b/memory.max": f"{600 * MB}"}, 600),  # the lowest
+        # v1: the process's own cgroup and the hierarchy's root
+        (
+            "4:memory:/docker/abc\n",
+            {"memory/docker/abc/memory.limit_in_bytes": f"{300 * MB + 5}", "memory/memory.limit_in_bytes": V1_NO_LIMIT},
+            300,
+        ),
+        ("4:memory:/\n", {"memory/memory.limit_in_bytes": V1_NO_LIMIT}, MACHINE_MB),  # v1's "no limit"
+        # hybrid: v2 mounted under unified beside v1's memory hierarchy
+        ("4:memory:/x\n0::/x\n", {"unified/x/memory.max": f"{700 * MB}", "memory/x/memory.limit_in_bytes": f"{900 * MB}"}, 700),
+        ("0::/\n", {"memory.max": "garbage 12"}, MACHINE_MB),  # unreadable: ignored
+        ("4:cpu:/x\n", {"cpu/x/memory.limit_in_bytes": f"{100 * MB}"}, MACHINE_MB),  # not the memory hierarchy
     ],
 )
-def test_memory_is_the_machines_or_the_containers_limit(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, files: dict[str, str], expected: int
+def test_memory_is_the_machines_or_the_cgroups_limit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, own: str, files: dict[str, str], expected: int
 ) -> None:
-    fake_cgroup(monkeypatch, tmp_path, files)
+    fake_cgroup(monkeypatch, tmp_path, own, files)
     assert memory_megabytes() == min(expected, MACHINE_MB)
 
 
@@ -52,26 +69,27 @@ def affinity() -> int:
 
 
 @pytest.mark.parametrize(
-    ("files", "quota"),
+    ("own", "files", "quota"),
     [
-        ({}, None),
-        ({"cpu.max": "max 100000\n"}, None),  # v2, no quota
-        ({"cpu.max": "100000 100000\n"}, 1),  # v2, one core
-        ({"cpu.max": "150000 100000\n"}, 2),  # v2, 1.5 cores: two threads
-        ({"v1/cpu.cfs_quota_us": "-1\n", "v1/cpu.cfs_period_us": "100000\n"}, None),  # v1, no quota
-        ({"v1/cpu.cfs_quota_us": "50000\n", "v1/cpu.cfs_period_us": "100000\n"}, 1),  # v1, half a core
-        ({"cpu.max": "100000 0\n"}, None),  # a zero period: ignored
+        ("", {}, None),
+        ("0::/\n", {"cpu.max": "max 100000\n"}, None),  # v2, no quota
+        ("0::/\n", {"cpu.max": "100000 100000\n"}, 1),  # v2, one core
+        ("0::/\n", {"cpu.max": "150000 100000\n"}, 2),  # 1.5 cores: two threads
+        ("0::/a/b\n", {"a/cpu.max": "100000 100000", "a/b/cpu.max": "300000 100000"}, 1),  # the parent's binds
+        ("3:cpu,cpuacct:/d\n", {"cpu,cpuacct/d/cpu.cfs_quota_us": "50000\n", "cpu,cpuacct/d/cpu.cfs_period_us": "100000\n"}, 1),
+        ("3:cpu:/\n", {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None),  # v1, no quota
+        ("0::/\n", {"cpu.max": "100000 0\n"}, None),  # a zero period: ignored
     ],
 )
 def test_cores_are_the_affinity_mask_within_the_quota(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, files: dict[str, str], quota: int | None
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, own: str, files: dict[str, str], quota: int | None
 ) -> None:
-    fake_cgroup(monkeypatch, tmp_path, files)
+    fake_cgroup(monkeypatch, tmp_path, own, files)
     assert usable_cores() == (affinity() if quota is None else min(affinity(), math.ceil(quota)))
 
 
 def test_a_containers_memory_limit_bounds_the_table_and_the_threads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    fake_cgroup(monkeypatch, tmp_path, {"memory.max": f"{100 * 2**20}"})  # a 100 MB container
+    fake_cgroup(monkeypatch, tmp_path, "0::/\n", {"memory.max": f"{100 * MB}"})  # a 100 MB container
     assert table_megabytes(100) == 100
     with pytest.raises(OptionError, match=r"101 MB is more than the memory this process may use \(100 MB\)") as error:
         table_megabytes(101)
@@ -86,5 +104,5 @@ def test_a_containers_memory_limit_bounds_the_table_and_the_threads(monkeypatch:
 
 
 def test_a_containers_cpu_quota_sets_the_default_threads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    fake_cgroup(monkeypatch, tmp_path, {"cpu.max": "100000 100000"})  # one core
+    fake_cgroup(monkeypatch, tmp_path, "0::/\n", {"cpu.max": "100000 100000"})  # one core
     assert check_jobs(None, table=1) == 1
