@@ -29,14 +29,14 @@ from tests.randompos import CONFIGS, random_positions
 # every lever off; endgame_tricks 0 means no plain search below the table (shape_set
 # is the shape table's layout, 2 or 4, and the shape table is off)
 PLAIN = {name: 0 for name in ENGINE_OPTIONS if name != "shape_set"}
-PROGRESS_EVERY = 10
+PROGRESS_SECONDS = 60  # a progress line on stderr at most this often
 
 
 def crosscheck(game: str, per_value: int, min_tricks: int, max_tricks: int, seed: int = 3, out: Any = sys.stdout) -> int:
     engine = Engine(8)
     plain_engine = Engine(8)
     differ = count = 0
-    started = time.perf_counter()
+    started = reported = time.perf_counter()
     for position in random_positions(game, per_value, f"crosscheck-{seed}", max_tricks, min_tricks):
         fast = {m.move: m.value for m in analyse(position, engine=engine).moves}
         plain = {m.move: m.value for m in analyse(position, engine=plain_engine, engine_options=PLAIN).moves}
@@ -45,9 +45,10 @@ def crosscheck(game: str, per_value: int, min_tricks: int, max_tricks: int, seed
             differ += 1
             if differ <= 3:
                 print(f"  differs: {position.to_dict()}\n    defaults {fast}\n    levers off {plain}", file=out)
-        if count % PROGRESS_EVERY == 0:  # the plain search can take minutes a position
-            print(f"  {game}: {count} positions so far, {differ} differ ({time.perf_counter() - started:.0f} s)",
-                  file=sys.stderr, flush=True)
+        if time.perf_counter() - reported > PROGRESS_SECONDS:  # the plain search can take minutes a position
+            reported = time.perf_counter()
+            so_far = f"  {game}: {count} positions so far, {differ} differ ({reported - started:.0f} s)"
+            print(so_far, file=sys.stderr, flush=True)
     print(f"{game:12} {count:5} positions, {min_tricks}-{max_tricks} tricks left: {differ} differ "
           f"({time.perf_counter() - started:.0f} s)", file=out, flush=True)
     return differ
