@@ -31,8 +31,9 @@ from tests.randompos import CONFIGS, random_positions
 PLAIN = {name: 0 for name in ENGINE_OPTIONS if name != "shape_set"}
 # the levers that only choose which move, or which first guess, is tried first: they
 # cannot change a value, only how fast it is found.  With --keep-order they stay on
-# in the plain search, which then checks every cut-off lever on positions too deep
-# for the plain search's own order (Putz with 5 players at 7 tricks left)
+# in the plain search, which then checks every cut-off lever a little deeper than the
+# plain order reaches (not Putz at 7 tricks left: without its cut-offs that stays out
+# of reach, BENCHMARKS.md, the twenty-eighth session)
 ORDER_LEVERS = (
     "lead_mobility", "trick_killers", "lead_killers", "cautious_smear", "suit_guess", "made_guess", "plan_guess",
     "trump_order", "trump_leads", "safe_smear", "coalition_trump_leads", "coalition_smear", "master_duck",
