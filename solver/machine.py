@@ -3,10 +3,14 @@
 In a container or a limited systemd slice (a cgroup with a memory limit or a CPU
 quota), or under a CPU affinity mask, the machine's totals overstate both: a table
 sized to the machine's memory would get the process killed, and one thread per core
-of the host would only queue."""
+of the host would only queue.
+
+Both are read once per process (the files take about 0.1 ms to read, and the service
+asks for each call); a limit changed while the process runs is not seen."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Iterator
@@ -56,6 +60,7 @@ def _limit_files(controller: str, v2_name: str, v1_name: str) -> Iterator[Path]:
             directory = directory.parent
 
 
+@functools.cache
 def memory_megabytes() -> int:
     """The memory this process may use, in MB: the machine's, or the lowest cgroup
     limit above the process when lower ("max", and v1's near-2^63 "no limit", leave
@@ -83,6 +88,7 @@ def _cpu_quota() -> float | None:
     return min(quotas) if quotas else None
 
 
+@functools.cache
 def usable_cores() -> int:
     """The cores this process may run on: its affinity mask, within its cgroups' CPU
     quota (rounded up: a quota of 1.5 cores keeps two threads busy)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,17 @@ from solver.errors import OptionError, table_megabytes
 from solver.machine import memory_megabytes, usable_cores
 
 MACHINE_MB = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+
+
+@pytest.fixture(autouse=True)
+def read_afresh() -> Iterator[None]:
+    """solver.machine reads the limits once per process: each test reads its own fake
+    tree, and the tests after these read the real one again."""
+    memory_megabytes.cache_clear()
+    usable_cores.cache_clear()
+    yield
+    memory_megabytes.cache_clear()
+    usable_cores.cache_clear()
 
 
 def fake_cgroup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, own: str, files: dict[str, str]) -> None:
