@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from solver import GAMES, Position, analyse, hint, verify_puzzle
-from solver.cli import main
 
 from .test_cli import comparable
+from .test_cli import run as run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -24,8 +24,9 @@ def lines(name: str) -> list[dict[str, Any]]:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, Any]]]:
-    status = main(list(argv))
-    return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    """test_cli's run, with each output line read as JSON."""
+    status, out, _ = run_cli(capsys, *argv)
+    return status, [json.loads(line) for line in out]
 
 
 def test_readme_names_only_example_files_that_exist() -> None:
