@@ -2,6 +2,7 @@
 
     python -m benchmarks.crosscheck [--games jass putz ...] [--per-value N]
                                     [--min-tricks 5] [--max-tricks 6] [--seed 3]
+                                    [--keep-order | --leave-out [LEVER ...]]
 
 The tests hold the engine to the plain reference search on positions with 1 to 4
 tricks left; a cut-off that only acts further from the end is not met there.  Here
@@ -11,6 +12,11 @@ with the default levers and with every lever off (`solver.compile.ENGINE_OPTIONS
 no merging, no bounds, no guesses, full windows: alpha-beta with the table only),
 and every value of every legal move must agree.  Exit status 1 if any differs.
 A new `--seed` deals positions no earlier run has checked.
+
+`--leave-out` compares the defaults instead with each cut-off lever turned off on its
+own (all of `CUT_LEVERS`, or those named), one search per lever: much cheaper than
+every lever off, so it reaches deeper (whole Putz deals), and a difference names the
+lever.  A lever that is off in a game anyway gives the same search twice.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from solver._engine import Engine
@@ -40,25 +47,42 @@ ORDER_LEVERS = (
     "coalition_rich_wins", "coalition_ruffs_late", "safe_master_points", "own_trump_leads", "second_ruffs_late",
     "last_keeps_winners", "camp_order", "root_order",
 )
+# the levers that can change a value if they are wrong: each is checked on its own by
+# --leave-out (shape_set is a layout, not a lever)
+CUT_LEVERS = tuple(name for name in ENGINE_OPTIONS if name not in ORDER_LEVERS and name != "shape_set")
 PROGRESS_SECONDS = 60  # a progress line on stderr at most this often
 
 
 def crosscheck(
-    game: str, per_value: int, min_tricks: int, max_tricks: int, seed: int = 3, out: Any = sys.stdout, keep_order: bool = False
+    game: str,
+    per_value: int,
+    min_tricks: int,
+    max_tricks: int,
+    seed: int = 3,
+    out: Any = sys.stdout,
+    keep_order: bool = False,
+    leave_out: Sequence[str] = (),
 ) -> int:
-    plain_levers = {name: value for name, value in PLAIN.items() if not (keep_order and name in ORDER_LEVERS)}
+    """The number of positions on which some other search's values differ from the defaults'."""
+    if leave_out:
+        others = {f"{name} off": {name: 0} for name in leave_out}
+    else:
+        others = {"levers off": {name: v for name, v in PLAIN.items() if not (keep_order and name in ORDER_LEVERS)}}
     engine = Engine(8)
-    plain_engine = Engine(8)
+    other_engines = {label: Engine(8) for label in others}  # one each: a change of levers empties a table
     differ = count = 0
     started = reported = time.perf_counter()
     for position in random_positions(game, per_value, f"crosscheck-{seed}", max_tricks, min_tricks):
         fast = {m.move: m.value for m in analyse(position, engine=engine).moves}
-        plain = {m.move: m.value for m in analyse(position, engine=plain_engine, engine_options=plain_levers).moves}
         count += 1
-        if fast != plain:
-            differ += 1
-            if differ <= 3:
-                print(f"  differs: {position.to_dict()}\n    defaults {fast}\n    levers off {plain}", file=out)
+        differs_here = False
+        for label, levers in others.items():
+            other = {m.move: m.value for m in analyse(position, engine=other_engines[label], engine_options=levers).moves}
+            if fast != other:
+                differs_here = True
+                if differ < 3:
+                    print(f"  differs: {position.to_dict()}\n    defaults {fast}\n    {label} {other}", file=out)
+        differ += differs_here
         if time.perf_counter() - reported > PROGRESS_SECONDS:  # the plain search can take minutes a position
             reported = time.perf_counter()
             so_far = f"  {game}: {count} positions so far, {differ} differ ({reported - started:.0f} s)"
@@ -75,10 +99,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-tricks", type=int, default=5)
     parser.add_argument("--max-tricks", type=int, default=6)
     parser.add_argument("--seed", type=int, default=3, help="seed of the positions (default 3)")
-    parser.add_argument("--keep-order", action="store_true", help="the move-order levers stay on in the plain search")
+    compare = parser.add_mutually_exclusive_group()
+    compare.add_argument("--keep-order", action="store_true", help="the move-order levers stay on in the plain search")
+    compare.add_argument(
+        "--leave-out", nargs="*", choices=CUT_LEVERS, metavar="LEVER",
+        help="the defaults against each cut-off lever off on its own (default: all of them)",
+    )
     args = parser.parse_args(argv)
+    leave_out = () if args.leave_out is None else (args.leave_out or CUT_LEVERS)
     differ = sum(
-        crosscheck(g, args.per_value, args.min_tricks, args.max_tricks, args.seed, keep_order=args.keep_order)
+        crosscheck(g, args.per_value, args.min_tricks, args.max_tricks, args.seed, keep_order=args.keep_order,
+                   leave_out=leave_out)
         for g in args.games
     )
     return 1 if differ else 0
