@@ -57,8 +57,11 @@ def table_megabytes(value: Any) -> int:
 
 
 # `scored` and integer options are bounded so that every value the engines can reach
-# stays far below their infinity (30,000): a larger one would come out silently wrong
+# stays below their infinity (30,000): a larger one would come out silently wrong.  A
+# value is at most one side's `scored` less the other's (20,000), plus what a deal can
+# add: Jass's match bonus too, so that is bounded lower (20,000 + 5,000 + 157 < 30,000)
 VALUE_LIMIT = 10_000
+MATCH_BONUS_LIMIT = 5_000
 VALUE_REACH = 30_000  # the engines' infinity: with the input so bounded, no value reaches it
 
 

@@ -10,7 +10,7 @@ import pytest
 from solver import BesiguePosition, CardError, Engine, OptionError, PositionError, analyse, load_position
 from solver.besigue import reference_values as besigue_reference_values
 from solver.compile import SETTLE_NAT, build_spec
-from solver.errors import VALUE_LIMIT
+from solver.errors import MATCH_BONUS_LIMIT, VALUE_LIMIT
 from solver.position import NAT_KEY_LIMIT
 from solver.reference import reference_values
 
@@ -21,10 +21,10 @@ from .randompos import CONFIGS, position_count, random_positions
 def at_the_limits(position, rng: random.Random):
     """`position` with each side's `scored` at +-VALUE_LIMIT (or, for Klaverjas's
     score objective, the largest total its table key allows), and Jass's match bonus
-    at VALUE_LIMIT."""
+    at its limit."""
     data = position.to_dict()
     if data["game"] == "jass":
-        data["options"] = {**data.get("options", {}), "match_bonus": VALUE_LIMIT}
+        data["options"] = {**data.get("options", {}), "match_bonus": MATCH_BONUS_LIMIT}
     scored = [rng.choice((VALUE_LIMIT, -VALUE_LIMIT)) for _ in position.scored]
     data["scored"] = scored
     if data["game"] == "klaverjas" and position.objective == "score":
@@ -58,6 +58,34 @@ def test_values_at_the_input_limits_match_the_reference(game: str) -> None:
     assert checked == position_count(game, 6)
 
 
+@pytest.mark.parametrize("objective", ["score", "raw"])
+def test_jass_values_with_a_match_still_possible_at_the_limits(objective: str) -> None:
+    """The largest values there are: one side at +VALUE_LIMIT, the other at -VALUE_LIMIT,
+    every trick so far to one side, so that it can still make the match and its bonus."""
+    rng = random.Random(f"match-{objective}")
+    engine = Engine(4)
+    largest = 0
+    for _ in range(40):
+        cards = [suit + rank for suit in "CSHD" for rank in "AKQJT9876"]
+        rng.shuffle(cards)
+        left = rng.choice((2, 3))
+        sweeper = rng.randrange(2)
+        scored = [VALUE_LIMIT, -VALUE_LIMIT] if rng.random() < 0.5 else [-VALUE_LIMIT, VALUE_LIMIT]
+        position = load_position({
+            "game": "jass", "trump": rng.choice(("C", "S", "H", "D", "obenabe", "undeufe")),
+            "options": {"match_bonus": MATCH_BONUS_LIMIT}, "objective": objective,
+            "hands": [" ".join(cards[seat * left:(seat + 1) * left]) for seat in range(4)],
+            "leader": rng.randrange(4), "scored": scored,
+            "tricks": [9 - left, 0] if sweeper == 0 else [0, 9 - left],
+        })
+        expected = {str(card): value for card, value in reference_values(position).items()}
+        got = {m.move: m.value for m in analyse(position, engine=engine).moves}
+        assert got == expected, position.to_dict()
+        largest = max(largest, *(abs(v) for v in got.values()))
+    # the bound is reached: a match with both scores at their limits
+    assert largest > 2 * VALUE_LIMIT + MATCH_BONUS_LIMIT
+
+
 def test_scored_beyond_the_limit_names_the_entry() -> None:
     base = {"game": "belote", "trump": "H", "hands": ["HJ H9", "HA ST", "H7 SK", "HK SQ"], "tricks": [4, 2]}
     with pytest.raises(PositionError) as info:
@@ -74,6 +102,9 @@ def test_match_bonus_beyond_the_limit() -> None:
         load_position({"game": "jass", "trump": "H", "options": {"match_bonus": 10**12},
                        "hands": ["HJ", "HA", "H7", "HK"], "tricks": [4, 4]})
     assert info.value.field == "options.match_bonus"
+    with pytest.raises(OptionError, match=f"from 0 to {MATCH_BONUS_LIMIT}"):
+        load_position({"game": "jass", "trump": "H", "options": {"match_bonus": MATCH_BONUS_LIMIT + 1},
+                       "hands": ["HJ", "HA", "H7", "HK"], "tricks": [4, 4]})
 
 
 def test_klaverjas_score_totals_the_key_cannot_hold() -> None:

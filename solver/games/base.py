@@ -21,14 +21,15 @@ class Option:
 
     name: str
     default: Any
-    values: tuple[Any, ...] | None  # None: any integer from 0 to VALUE_LIMIT
+    values: tuple[Any, ...] | None  # None: any integer from 0 to `limit`
     doc: str
+    limit: int = VALUE_LIMIT
 
     def check(self, game: str, value: Any) -> Any:
         field = f"options.{self.name}"
         if self.values is None:
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= VALUE_LIMIT:
-                raise OptionError(field, f"{game} option {self.name} must be an integer from 0 to {VALUE_LIMIT}, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= self.limit:
+                raise OptionError(field, f"{game} option {self.name} must be an integer from 0 to {self.limit}, got {value!r}")
             return value
         for allowed in self.values:
             if value == allowed and type(value) is type(allowed):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..cards import Card
+from ..errors import MATCH_BONUS_LIMIT
 from .base import JASS, Option, Rules
 
 TRUMP_ORDER = "678TQKA9J"  # weakest first
@@ -23,7 +24,7 @@ class Jass(Rules):
     RANKS = "AKQJT9876"
     TRUMPS: ClassVar[tuple[str, ...]] = ("C", "S", "H", "D", "obenabe", "undeufe")
     OPTIONS = (
-        Option("match_bonus", 100, None, "bonus to a team that takes all 9 tricks"),
+        Option("match_bonus", 100, None, "bonus to a team that takes all 9 tricks", limit=MATCH_BONUS_LIMIT),
         BUUR_OPTION,
     )
     last_trick_bonus = 5
