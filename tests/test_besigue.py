@@ -126,6 +126,24 @@ def test_limited_search_is_marked_and_its_bounds_hold() -> None:
     assert not timed.exact and timed.limit == "time" and timed.time_ms < 1000
 
 
+def test_an_exact_result_under_a_limit_has_its_line_and_points() -> None:
+    """A limit that falls after every move is valued but before the line of best play is
+    found still gives an exact result with its points (the line is finished past it)."""
+    with open("examples/besigue.jsonl") as lines:
+        position = load_position(json.loads(lines.readlines()[1]))
+    full = analyse(position)
+    assert full.exact and full.points is not None
+    exact_with_limit = 0
+    for step in range(10, 21):
+        limited = analyse(position, node_limit=full.nodes * step // 20)
+        if limited.exact:
+            exact_with_limit += 1
+            assert limited.value == full.value and limited.best == full.best
+            assert limited.points is not None and limited.line
+            assert limited.points[0] - limited.points[1] == full.points[0] - full.points[1]
+    assert exact_with_limit >= 3
+
+
 def test_future_reach_bounds_every_small_position() -> None:
     for position in small_cases(40, 11):
         values = reference_values(position)
