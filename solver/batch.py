@@ -6,7 +6,8 @@ so N threads analyse N positions in parallel on N cores, sharing nothing.
 
 from __future__ import annotations
 
-from collections import deque
+import queue
+import threading
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Literal, TypeVar
@@ -28,28 +29,67 @@ Answer = TypeVar("Answer")
 AHEAD = 2  # items started per thread before the oldest answer is waited for
 
 
-def ordered_map(fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int) -> Generator[Answer, None, None]:
+def ordered_map(
+    fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int, background: bool = False
+) -> Generator[Answer, None, None]:
     """`fn` over `items`, `jobs` calls at a time in threads, the answers in the items' order.
 
-    Items are taken as they are needed (at most `AHEAD * jobs` ahead of the answers), so
-    `items` may be a long or endless iterator.  An exception raised by `fn` is raised
-    at its item's place, after the answers before it.  Closing the iterator early
-    waits for the calls already running and drops the items not yet started."""
-    if jobs <= 1:
+    Each answer is given as soon as it and those before it are done, even while the
+    next item is still awaited (a pipe an app writes one position at a time).  Items
+    are taken, by a thread of their own, as they are needed (at most `AHEAD * jobs`
+    ahead of the answers), so `items` may be a long or endless iterator.  An
+    exception raised by `fn`, or by `items`, is raised at its item's place, after the
+    answers before it.  Closing the iterator early waits for the calls already
+    running and drops the items not yet started; a KeyboardInterrupt does not wait.
+
+    With one job the calls run in the caller's thread, unless `background`: then in a
+    thread of their own, so that the caller's thread stays free to take a Ctrl-C
+    while a search runs (the search holds its thread until it ends)."""
+    if jobs <= 1 and not background:
         yield from map(fn, items)
         return
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="plis-batch") as pool:
-        pending: deque[Future[Answer]] = deque()
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="plis-batch")
+    started: queue.Queue[Future[Answer] | _Raised | None] = queue.Queue()  # None: no more items
+    room = threading.Semaphore(AHEAD * max(1, jobs))
+    stopping = threading.Event()
+
+    def take_items() -> None:
         try:
-            for item in items:
-                pending.append(pool.submit(fn, item))
-                if len(pending) >= AHEAD * jobs:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
+            iterator = iter(items)
+            while room.acquire() and not stopping.is_set():
+                try:
+                    item = next(iterator)
+                except StopIteration:
+                    return
+                started.put(pool.submit(fn, item))
+        except BaseException as exc:  # noqa: BLE001 - the items' own error, raised in its place
+            started.put(_Raised(exc))
         finally:
-            for future in pending:
-                future.cancel()
+            started.put(None)
+
+    threading.Thread(target=take_items, name="plis-batch-items", daemon=True).start()
+    wait = True
+    try:
+        while (entry := started.get()) is not None:
+            if isinstance(entry, _Raised):
+                raise entry.exc
+            answer = entry.result()
+            room.release()
+            yield answer
+    except KeyboardInterrupt:
+        wait = False  # the running searches cannot be stopped from here
+        raise
+    finally:
+        stopping.set()
+        room.release()  # the item thread, if it waits for room, sees the stop
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class _Raised:
+    """An exception of the items' iterator, carried to the answers' side."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
 
 
 def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:

@@ -17,6 +17,7 @@ the GIL), and the results still come out in the order of the lines.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -35,6 +36,7 @@ from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_fr
 from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
 
 
@@ -68,11 +70,20 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     with source:
         try:
-            return run_batch(source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=jobs)
+            return run_batch(
+                source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=jobs, background=True
+            )
         except BrokenPipeError:
             # the reader went away (`plis analyse ... | head`): stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return EXIT_SOME_FAILED
+        except KeyboardInterrupt:
+            # Ctrl-C: the answers written so far stay; the searches still running
+            # (in native code, which no signal stops) end with the process
+            with contextlib.suppress(OSError):
+                sys.stdout.flush()
+            print("plis: interrupted", file=sys.stderr, flush=True)
+            os._exit(EXIT_INTERRUPTED)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -277,6 +288,7 @@ def run_batch(
     pretty: bool = False,
     summary: Summary | None = None,
     jobs: int = 1,
+    background: bool = False,
 ) -> int:
     """Answer each line; a failing line gets an error object and the batch goes on.
 
@@ -287,12 +299,15 @@ def run_batch(
     batch that did not also exits with status 1.
 
     Lines are read as they are needed: fed through a pipe one at a time, each is
-    answered before the next arrives (an app asking for hints during play).  A file
-    is counted first only when a progress bar is shown.
+    answered before the next arrives (an app asking for hints during play), with any
+    number of jobs.  A file is counted first only when a progress bar is shown.
+    `background` solves in other threads even with one job, leaving this one free to
+    take a Ctrl-C (ordered_map).
     """
     progress = _progress(source, err)
     failed = answered = 0
-    answers = ordered_map(lambda numbered: answer_line(*numbered, handle), read_lines(source), jobs)
+    answers = ordered_map(lambda numbered: answer_line(*numbered, handle), read_lines(source), jobs, background)
+    interrupted = False
     try:
         for answer, text, ok in answers:
             answered += 1
@@ -301,8 +316,12 @@ def run_batch(
             out.flush()
             if progress is not None:
                 progress.update(1)
+    except KeyboardInterrupt:
+        interrupted = True  # closing would wait for the running searches
+        raise
     finally:
-        answers.close()  # on an early stop, the lines not yet started are dropped
+        if not interrupted:
+            answers.close()  # on an early stop, the lines not yet started are dropped
         if progress is not None:
             progress.close()
     succeeded = True

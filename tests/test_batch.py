@@ -106,3 +106,31 @@ def test_an_exception_of_the_function_is_raised_in_its_place() -> None:
     assert [next(answers) for _ in range(3)] == [0, 1, 2]
     with pytest.raises(RuntimeError, match="three"):
         next(answers)
+
+
+def test_an_answer_does_not_wait_for_the_next_item() -> None:
+    """An app feeding positions one at a time gets each answer before it sends the next."""
+    answered = threading.Event()
+
+    def positions() -> Any:
+        yield 1
+        assert answered.wait(30), "the first answer waited for the second item"
+        yield 2
+
+    for background, jobs in ((False, 2), (True, 1), (True, 3)):
+        answered.clear()
+        answers = ordered_map(lambda n: n * 10, positions(), jobs, background=background)
+        assert next(answers) == 10
+        answered.set()
+        assert list(answers) == [20]
+
+
+def test_an_exception_of_the_items_is_raised_in_its_place() -> None:
+    def numbers() -> Any:
+        yield from range(3)
+        raise OSError("the file went away")
+
+    answers = ordered_map(lambda n: n, numbers(), jobs=2)
+    assert [next(answers) for _ in range(3)] == [0, 1, 2]
+    with pytest.raises(OSError, match="went away"):
+        next(answers)

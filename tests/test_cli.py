@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,7 @@ import pytest
 from solver import analyse, analyse_play, trump_table, verify_puzzle
 from solver.cli import main
 
+from .besigue_random import random_deal
 from .test_features import EXAMPLE, deal_of, playout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,6 +104,46 @@ def test_lines_fed_through_a_pipe_are_answered_as_they_come() -> None:
             assert json.loads(child.stdout.readline())["best"] == ["S8"]
         child.stdin.close()
         assert child.wait(60) == 0 and child.stdout.read() == ""
+
+
+def test_lines_fed_through_a_pipe_are_answered_as_they_come_with_two_jobs() -> None:
+    """More jobs read ahead, but an answer still does not wait for the next line."""
+    command = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())", "hint", "--jobs", "2"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT) as child:
+        assert child.stdin is not None and child.stdout is not None
+        for _ in range(3):
+            child.stdin.write(json.dumps(EXAMPLE) + "\n")
+            child.stdin.flush()
+            ready, _, _ = select.select([child.stdout], [], [], 60)
+            assert ready, "no answer before the next line or the end of the input"
+            assert json.loads(child.stdout.readline())["best"] == ["S8"]
+        child.stdin.close()
+        assert child.wait(60) == 0 and child.stdout.read() == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_a_long_search_and_keeps_the_answers_written(tmp_path: Path, jobs: str) -> None:
+    """A whole Bésigue deal is beyond exact search: Ctrl-C must end it at once, quietly,
+    with the answer to the line before it already out."""
+    endless = random_deal(random.Random(1)).to_dict()
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, endless])
+    command = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())", "hint",
+               "--jobs", jobs, str(source)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as child:
+        assert child.stdout is not None and child.stderr is not None
+        try:
+            ready, _, _ = select.select([child.stdout], [], [], 60)
+            assert ready
+            assert json.loads(child.stdout.readline())["best"] == ["S8"]
+            time.sleep(0.5)  # into the endless search
+            assert child.poll() is None
+            child.send_signal(signal.SIGINT)
+            assert child.wait(10) == 130
+        finally:
+            child.kill()  # (a failed test must not leave the search running)
+        assert child.stdout.read() == ""
+        err = child.stderr.read()
+        assert "plis: interrupted" in err and "Traceback" not in err
 
 
 def test_analyse_pretty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
