@@ -30,7 +30,7 @@ from google.rpc import error_details_pb2, status_pb2
 from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
 from solver.errors import PlisError, above_zero
-from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict
+from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first
 from solver.position import Position
 
 from . import convert
@@ -127,8 +127,34 @@ class _Base:
         return convert.limits_message(time_limit, node_limit)
 
     @staticmethod
-    def _position(position: PositionLike) -> pb.Position:
-        return convert.position_from_dict(convert.as_position_dict(position))
+    def _checked(position: PositionLike, for_trumps: bool = False) -> tuple[pb.Position, Any]:
+        """The message of `position` and the position, checked as the library checks it
+        (convert.checked_position); an error names the field's path in the request."""
+        try:
+            return convert.checked_position(position, for_trumps)
+        except PlisError as exc:
+            raise convert.in_request(exc, "position.") from None
+
+    @classmethod
+    def _position(cls, position: PositionLike, for_trumps: bool = False) -> pb.Position:
+        return cls._checked(position, for_trumps)[0]
+
+    @classmethod
+    def _play_request(
+        cls, position: PositionLike, first: int, limits: pb.SearchLimits
+    ) -> pb.AnalysePlayRequest:
+        message, loaded = cls._checked(position)
+        check_first(first, loaded)
+        return pb.AnalysePlayRequest(position=message, limits=limits, first=first)
+
+    @staticmethod
+    def _batch_request(
+        positions: Iterable[PositionLike], limits: pb.SearchLimits
+    ) -> tuple[pb.AnalyseBatchRequest, list[int], list[BatchItem]]:
+        """The request of the positions the library accepts, the batch index of each
+        position sent, and the answers of the others (their errors, not sent)."""
+        messages, sent, refused = convert.checked_batch(positions)
+        return pb.AnalyseBatchRequest(positions=messages, limits=limits), sent, list(refused)
 
     def _delays(self, timeout: float | None) -> Iterator[tuple[float | None, float]]:
         """(this attempt's timeout, the wait before the next) for each attempt."""
@@ -144,10 +170,11 @@ class _Base:
         return not answered and error.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
 
     @staticmethod
-    def _batch_item(message: pb.AnalyseBatchResponse) -> BatchItem:
+    def _batch_item(message: pb.AnalyseBatchResponse, sent: list[int]) -> BatchItem:
+        index = sent[message.index]  # the position's index in the caller's batch
         if message.WhichOneof("outcome") == "error":
-            return message.index, convert.error_from(message.error)
-        return message.index, convert.result_from(message.result)
+            return index, convert.error_from(message.error)
+        return index, convert.result_from(message.result)
 
 
 class Client(_Base):
@@ -239,9 +266,7 @@ class Client(_Base):
         timeout: float | None = None,
     ) -> PlayAnalysis:
         """Like `solver.analyse_play`, for a position given as deal + played."""
-        request = pb.AnalysePlayRequest(
-            position=self._position(position), limits=self._limits(time_limit, node_limit), first=first
-        )
+        request = self._play_request(position, first, self._limits(time_limit, node_limit))
         return convert.play_from(self._unary(self.stub.AnalysePlay, request, timeout))
 
     def trump_table(
@@ -253,7 +278,7 @@ class Client(_Base):
         timeout: float | None = None,
     ) -> TrumpTable:
         """Like `solver.trump_table`, for a deal before play."""
-        request = pb.TrumpTableRequest(position=self._position(deal), limits=self._limits(time_limit, node_limit))
+        request = pb.TrumpTableRequest(position=self._position(deal, True), limits=self._limits(time_limit, node_limit))
         return convert.trumps_from(self._unary(self.stub.TrumpTable, request, timeout))
 
     def verify_puzzle(
@@ -280,14 +305,17 @@ class Client(_Base):
         timeout: float | None = None,
     ) -> Iterator[BatchItem]:
         """(index, Result or the position's error) for each position, as each is solved."""
-        request = pb.AnalyseBatchRequest(positions=convert.positions_from(positions), limits=self._limits(time_limit, node_limit))
+        request, sent, refused = self._batch_request(positions, self._limits(time_limit, node_limit))
+        yield from refused
+        if not sent:
+            return
         last: grpc.RpcError | None = None
         for left, wait in self._delays(self._timeout(timeout)):
             answered = False
             try:
                 for message in self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata):
                     answered = True
-                    yield self._batch_item(message)
+                    yield self._batch_item(message, sent)
                 return
             except grpc.RpcError as exc:
                 error = library_error(exc)
@@ -384,9 +412,7 @@ class AsyncClient(_Base):
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> PlayAnalysis:
-        request = pb.AnalysePlayRequest(
-            position=self._position(position), limits=self._limits(time_limit, node_limit), first=first
-        )
+        request = self._play_request(position, first, self._limits(time_limit, node_limit))
         return convert.play_from(await self._unary(self.stub.AnalysePlay, request, timeout))
 
     async def trump_table(
@@ -397,7 +423,7 @@ class AsyncClient(_Base):
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> TrumpTable:
-        request = pb.TrumpTableRequest(position=self._position(deal), limits=self._limits(time_limit, node_limit))
+        request = pb.TrumpTableRequest(position=self._position(deal, True), limits=self._limits(time_limit, node_limit))
         return convert.trumps_from(await self._unary(self.stub.TrumpTable, request, timeout))
 
     async def verify_puzzle(
@@ -422,14 +448,18 @@ class AsyncClient(_Base):
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> AsyncIterator[BatchItem]:
-        request = pb.AnalyseBatchRequest(positions=convert.positions_from(positions), limits=self._limits(time_limit, node_limit))
+        request, sent, refused = self._batch_request(positions, self._limits(time_limit, node_limit))
+        for item in refused:
+            yield item
+        if not sent:
+            return
         last: grpc.RpcError | None = None
         for left, wait in self._delays(self._timeout(timeout)):
             answered = False
             try:
                 async for message in self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata):
                     answered = True
-                    yield self._batch_item(message)
+                    yield self._batch_item(message, sent)
                 return
             except grpc.RpcError as exc:
                 error = library_error(exc)

@@ -7,7 +7,6 @@ uses the reverse direction, so both ends speak in the library's own types.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,6 +23,7 @@ from solver.errors import (
     PlisError,
     PositionError,
     UnknownGameError,
+    parse_json,
 )
 from solver.features import (
     Claim,
@@ -33,9 +33,10 @@ from solver.features import (
     TrumpEntry,
     TrumpTable,
     Verdict,
+    deal_before_play,
     start_of_deal,
 )
-from solver.position import KNOWN_FIELDS, Position
+from solver.position import KNOWN_FIELDS, AnyPosition, Position, load_position
 
 from .plis.v1 import plis_pb2 as pb
 
@@ -126,10 +127,31 @@ def _option_message(value: Any) -> pb.OptionValue:
     return pb.OptionValue(text=str(value))
 
 
+def checked_position(
+    position: Position | BesiguePosition | Mapping[str, Any] | str, for_trumps: bool = False
+) -> tuple[pb.Position, AnyPosition]:
+    """The message of a position the client sends, and the position as the library reads
+    it.  The library checks it first, exactly as it checks its own input (as a deal for
+    the trump table if `for_trumps`): a message cannot tell an empty list or a null
+    from a field left out, so what the library refuses must not be sent."""
+    data = as_position_dict(position)
+    loaded = deal_before_play(data) if for_trumps else load_position(data)
+    return position_from_dict(data), loaded
+
+
+def in_request(error: PlisError, prefix: str) -> PlisError:
+    """`error`, its field named by its path in the request (`position.` + field), as the
+    service names it; an error of the whole position (field `position`) stays so."""
+    if error.field != prefix.rstrip("."):
+        error.field = prefix + error.field
+    error.args = (f"{error.field}: {error.message}",)
+    return error
+
+
 def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | str) -> dict[str, Any]:
     """A FORMAT.md dict from what the library accepts as a position."""
     if isinstance(position, str):
-        data = json.loads(position)
+        data = parse_json(position)
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
         return data
@@ -149,6 +171,8 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
         data["played"] = [str(c) for c in position.played]
         data["scored"] = [s - b for s, b in zip(start.scored, bonuses)]
         return data
+    if not isinstance(position, Mapping):
+        raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
     return dict(position)
 
 
@@ -445,5 +469,21 @@ def verdict_from(message: pb.VerifyPuzzleResponse) -> Verdict:
     )
 
 
-def positions_from(positions: Iterable[Position | BesiguePosition | Mapping[str, Any] | str]) -> list[pb.Position]:
-    return [position_from_dict(as_position_dict(p)) for p in positions]
+def checked_batch(
+    positions: Iterable[Position | BesiguePosition | Mapping[str, Any] | str],
+) -> tuple[list[pb.Position], list[int], list[tuple[int, PlisError]]]:
+    """The messages of the batch's positions the library accepts, the index in the batch
+    of each, and (index, error) for the others: those are answered without being sent,
+    as the service would answer them (the batch goes on)."""
+    messages: list[pb.Position] = []
+    sent: list[int] = []
+    refused: list[tuple[int, PlisError]] = []
+    for index, position in enumerate(positions):
+        try:
+            message, _ = checked_position(position)
+        except PlisError as exc:
+            refused.append((index, exc))
+            continue
+        messages.append(message)
+        sent.append(index)
+    return messages, sent, refused

@@ -51,8 +51,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from solver.analysis import Hint, Result, _engine, analyse, hint
-from solver.errors import OptionError, PlisError
-from solver.features import Claim, analyse_play, trump_table, verify_puzzle
+from solver.errors import PlisError
+from solver.features import Claim, analyse_play, check_first, trump_table, verify_puzzle
 from solver.position import AnyPosition, load_position
 
 from . import convert
@@ -295,9 +295,10 @@ class SolverServicer(pb_grpc.SolverServicer):
         def work(guard: Guard) -> pb.AnalysePlayResponse:
             position = _position(request.position)
             time_limit, node_limit = _limits(request.limits)
-            if not 0 <= request.first <= len(position.played):
-                error = OptionError("first", f"must be from 0 to {len(position.played)}, got {request.first}")
-                raise InvalidRequest(error)
+            try:
+                check_first(request.first, position)
+            except PlisError as exc:
+                raise InvalidRequest(exc) from None
             try:
                 analysis = analyse_play(
                     position, time_limit=time_limit, node_limit=node_limit, first=request.first, solve=guard.analyse

@@ -31,7 +31,7 @@ from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, Result, analyse, hint
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
-from .errors import PlisError
+from .errors import PlisError, PositionError
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
 from .position import AnyPosition, load_position
 
@@ -50,13 +50,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         # bytes that are not UTF-8 are kept (as surrogates) for answer_line to report
-        # with their line, so one bad line does not stop the batch
+        # with their line, so one bad line does not stop the batch; a byte-order mark
+        # that some editors write at the start is skipped
         if args.file == "-":
             source = sys.stdin
             if isinstance(source, io.TextIOWrapper):
-                source.reconfigure(encoding="utf-8", errors="surrogateescape")
+                source.reconfigure(encoding="utf-8-sig", errors="surrogateescape")
         else:
-            source = open(args.file, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+            source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")  # noqa: SIM115
     except OSError as exc:
         print(f"plis: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
@@ -341,9 +342,12 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
     except UnicodeEncodeError as exc:
         return (*_error(number, "position", "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
     try:
-        data = json.loads(line)
+        try:
+            data = json.loads(line)
+        except RecursionError:  # Python's parser recurses once per level of nesting
+            return (*_error(number, "position", "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
         if not isinstance(data, dict):
-            raise PlisError("position", f"each line must be a JSON object, got {type(data).__name__}")
+            raise PositionError("position", f"each line must be a JSON object, got {type(data).__name__}")
         answer, text = handle(data)
         return answer, text, True
     except json.JSONDecodeError as exc:

@@ -97,10 +97,16 @@ class PositionError(PlisError):
 
 def parse_json(text: str | bytes) -> Any:
     """JSON text as Python data; bad JSON is a `PositionError` naming `position`."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise PositionError("position", f"expected JSON text (str or bytes), got {type(text).__name__}")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except UnicodeDecodeError as exc:
+        raise PositionError("position", f"not UTF-8 text (byte {exc.start + 1})") from None
+    except RecursionError:  # Python's parser recurses once per level of nesting
+        raise PositionError("position", "not valid JSON here: nested too deeply") from None
 
 
 class IllegalMoveError(PlisError):

@@ -20,7 +20,7 @@ from typing import Any
 from .analysis import MoveValue, Result, Value, analyse, as_position, engine_for, preference
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import VALUE_REACH, IllegalMoveError, PlisError, PositionError, parse_json
+from .errors import VALUE_REACH, IllegalMoveError, OptionError, PlisError, PositionError, parse_json
 from .games import game_of
 from .position import AnyPosition, Position
 
@@ -137,8 +137,7 @@ def analyse_play(
     if objective is not None:
         pos = pos.with_objective(objective)
     current = start_of_deal(pos)
-    if not 0 <= first <= len(pos.played):
-        raise PositionError("first", f"must be from 0 to {len(pos.played)}, got {first}")
+    check_first(first, pos)
     eng = engine_for(current, engine, tt_megabytes)
     cards: list[PlayedCard] = []
     nodes, time_ms, exact = 0, 0.0, True
@@ -152,6 +151,15 @@ def analyse_play(
             cards.append(_played_card(current, index, card, result))
         current = current.play(card)
     return PlayAnalysis(pos.objective, tuple(cards), exact, nodes, time_ms)
+
+
+def check_first(first: Any, position: AnyPosition) -> int:
+    """`first`, the index of the first played card to value, if it is a whole number
+    from 0 to the number of cards played; else an OptionError naming `first`."""
+    played = len(position.played)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= played:
+        raise OptionError("first", f"must be a whole number from 0 to {played}, got {first!r}")
+    return first
 
 
 def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result) -> PlayedCard:
@@ -250,7 +258,7 @@ def trump_table(
     that depend on the trump (belote, bella, sequences) are computed for each trump;
     `scored` may carry the others (Weis).
     """
-    base = _deal_before_play(deal)
+    base = deal_before_play(deal)
     rules = base.rules
     game = type(rules)
     objective = objective if objective is not None else base.objective
@@ -283,8 +291,9 @@ def trump_table(
     return TrumpTable(game.name, objective, tuple(entries), all(e.exact for e in entries), nodes, time_ms)
 
 
-def _deal_before_play(deal: PositionLike) -> Position:
-    """Validate a deal for the trump table: its trump and contract seat may be left out."""
+def deal_before_play(deal: PositionLike) -> Position:
+    """A deal checked for the trump table (`trump_table`'s first step): its trump and
+    contract seat may be left out, and are ignored if given."""
     if isinstance(deal, str):
         deal = parse_json(deal)
     if isinstance(deal, Mapping):
@@ -294,7 +303,12 @@ def _deal_before_play(deal: PositionLike) -> Position:
             raise PositionError("game", "besigue's trump is the suit of the retourne: there is no trump table")
         if not game.TRUMPS:
             raise PositionError("game", f"{game.name} has no trump: there is no trump table")
-        data["trump"] = game.TRUMPS[0]  # any given is ignored: every trump is tried
+        if data.get("played"):  # before the replay: with another trump it may not replay at all
+            raise PositionError("played", "a trump table is for a deal before play: give no played cards")
+        # any trump and contract seat given are ignored: every one is tried
+        data["trump"] = game.TRUMPS[0]
+        for name in ("declarer", "taker"):
+            data.pop(name, None)
         if game.CONTRACT_FIELD is not None:
             data[game.CONTRACT_FIELD] = 0
         position = Position.from_dict(data)

@@ -85,6 +85,19 @@ def test_a_line_that_is_not_utf8_gets_its_error(tmp_path: Path, capsys: pytest.C
     assert "1 of 3 lines failed" in err
 
 
+def test_json_nested_too_deeply_a_list_and_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in.jsonl"
+    lines = [json.dumps(EXAMPLE), "[" * 100_000 + "]" * 100_000, "[1]", json.dumps(SECOND)]
+    source.write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode() + b"\n")  # as some editors save
+    status, out, err = run(capsys, "hint", str(source))
+    answers = [json.loads(line) for line in out]
+    assert status == 1 and len(answers) == 4 and answers[0]["best"] == ["S8"] and "best" in answers[3]
+    assert answers[1]["error"] == {"field": "position", "reason": "INVALID_JSON",
+                                   "message": "not valid JSON here: nested too deeply"}
+    assert answers[2]["error"]["reason"] == "INVALID_POSITION" and "JSON object, got list" in answers[2]["error"]["message"]
+    assert "2 of 4 lines failed" in err
+
+
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
     status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))

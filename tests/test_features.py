@@ -16,6 +16,7 @@ from solver import (
     ClaimError,
     Engine,
     IllegalMoveError,
+    OptionError,
     Position,
     PositionError,
     analyse,
@@ -103,9 +104,10 @@ def test_play_analysis_from_a_later_card_and_with_one_engine() -> None:
     tail = analyse_play(data, first=10)
     assert [c.index for c in tail.cards] == list(range(10, 18))
     assert tail.cards == whole.cards[10:]
-    with pytest.raises(PositionError) as info:
-        analyse_play(data, first=19)
-    assert info.value.field == "first"
+    for first in (19, -1, 1.5, True, "1", None):
+        with pytest.raises(OptionError) as info:
+            analyse_play(data, first=first)  # type: ignore[arg-type]
+        assert info.value.field == "first"
 
 
 def test_play_analysis_keeps_bonuses_given_in_scored() -> None:
@@ -223,6 +225,20 @@ def test_trump_table_needs_a_deal_before_play() -> None:
     with pytest.raises(PositionError) as info:
         trump_table(EXAMPLE)
     assert info.value.field == "trick"
+    # played cards are refused as such, even where they would not replay under the first trump
+    data = {"game": "belote", "deal": deal_of("belote", 4, "H"), "trump": "H", "played": ["C7", "C8"]}
+    with pytest.raises(PositionError, match="give no played cards") as info:
+        trump_table(data)
+    assert info.value.field == "played"
+
+
+def test_trump_table_ignores_a_given_trump_and_contract_seat() -> None:
+    belote = {"game": "belote", "deal": deal_of("belote", 4, "H")}
+    plain = [(e.trump, e.value) for e in trump_table(belote).entries]
+    for extra in ({"trump": "S"}, {"declarer": 1}, {"taker": 3}):
+        assert [(e.trump, e.value) for e in trump_table({**belote, **extra}).entries] == plain
+    klaverjas = {"game": "klaverjas", "deal": deal_of("klaverjas", 4, "H"), "taker": 2}
+    assert len(trump_table(klaverjas).entries) == 8
 
 
 # --- puzzles ------------------------------------------------------------------------------------

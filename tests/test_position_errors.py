@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from solver.errors import (
@@ -310,3 +312,18 @@ def test_play_illegal_move():
         pos.play("CA")  # not seat 1's card
     with pytest.raises(CardError):
         pos.play("C1")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000, "nested too deeply"),
+        (b'{"game": "\xff"}', "not UTF-8 text (byte 11)"),
+        (None, "expected JSON text (str or bytes), got NoneType"),
+        ('{"game": ', "not valid JSON"),
+    ],
+)
+def test_text_that_is_not_json_is_a_position_error(text, message):
+    with pytest.raises(PositionError, match=re.escape(message)) as info:
+        Position.from_json(text)
+    assert info.value.field == "position"

@@ -368,6 +368,50 @@ def test_illegal_moves_name_the_move(client: Client) -> None:
     assert trumps.value.field == "position.game"  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    "change",
+    [{"scored": []}, {"options": None}, {"options": []}, {"objective": None}, {"leader": None}, {"hands": "HJ H9 S7"},
+     {"options": {"rules": None}}, {"played": "H9 HT"}],
+)  # fmt: skip
+def test_the_client_sends_only_what_the_library_accepts(client: Client, change: dict[str, Any]) -> None:
+    """A message cannot tell an empty list or a null from a field left out: the client
+    must refuse, as the library does, what the service would read as something else."""
+    bad = {**EXAMPLE, **change}
+    with pytest.raises(PlisError) as library:
+        analyse(bad)
+    with pytest.raises(PlisError) as sent:
+        client.analyse(bad)
+    assert type(sent.value) is type(library.value)
+    assert sent.value.field == "position." + library.value.field and sent.value.message == library.value.message
+    answers = dict(client.analyse_batch([EXAMPLE, bad, EXAMPLE]))  # the batch goes on, its indices kept
+    assert sorted(answers) == [0, 1, 2] and answers[0].value == answers[2].value == -96  # type: ignore[union-attr]
+    assert type(answers[1]) is type(library.value) and answers[1].field == library.value.field  # type: ignore[union-attr]
+
+
+def test_the_client_refuses_what_is_not_a_position(client: Client) -> None:
+    for bad, message in (("{bad", "not valid JSON"), (5, "got int"), (None, "got NoneType"), ("[1]", "got list")):
+        with pytest.raises(PositionError, match=message) as info:
+            client.analyse(bad)  # type: ignore[arg-type]
+        assert info.value.field == "position"
+    data = play_data()
+    for first in (2**40, 1.5, True, "1", -1):
+        with pytest.raises(OptionError) as option:
+            client.analyse_play(data, first=first)  # type: ignore[arg-type]
+        assert option.value.field == "first"
+
+
+def test_the_service_answers_a_bad_position_of_a_batch_in_its_place(server: BackgroundServer) -> None:
+    """What another client sends as it likes: the service's own checks, position by position."""
+    bad = convert.position_from_dict({**EXAMPLE, "hands": ["HJ H9 S7", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 HJ"]})
+    good = convert.position_from_dict(EXAMPLE)
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        answers = {m.index: m for m in stub.AnalyseBatch(pb.AnalyseBatchRequest(positions=[good, bad, good]), timeout=30)}
+    assert sorted(answers) == [0, 1, 2]
+    assert answers[1].error.reason == "DUPLICATE_CARD" and answers[1].error.field == "hands[3]"
+    assert answers[0].result.value.number == answers[2].result.value.number == -96
+
+
 def test_batch_size_is_bounded(client: Client) -> None:
     with pytest.raises(ValueError) as info:
         list(client.analyse_batch([EXAMPLE] * 51))
