@@ -23,7 +23,7 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from . import __version__
@@ -407,16 +407,40 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     for move in result.moves:
         if move.value is None:
             shown = f"[{move.lower}, {move.upper}]"
+            if move.estimate is not None:
+                shown = f"~{move.estimate} {shown}"
         else:
             shown = str(move.value).lower() if isinstance(move.value, bool) else str(move.value)
         flag = "  best" if move.move in result.best else ""
         lines.append(f"  {move.move:<{width}}{shown:>8}{flag}")
     status = "exact" if result.exact else f"not exact: stopped by the {result.limit} limit"
+    if result.estimate_tricks is not None:
+        lines.append(f"  ~: an estimate, best play over {result.estimate_tricks} tricks and the rest shared evenly")
     if result.points is not None:
         lines.append(f"  final points on a best line: {list(result.points)}")
         lines.append(f"  line: {' '.join(result.line)}")
+        settlement = _settlement_text(position, result.line)
+        if settlement:
+            lines.append(f"  settlement on that line: {settlement}")
     lines.append(f"  {status}, {result.nodes} nodes, {result.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
+
+
+def _settlement_text(position: AnyPosition, line: Sequence[str]) -> str | None:
+    """What the game settles at the end of `line`, never searched (RULES.md: Bassadewitz's
+    chips, for a person's information); None for the other games."""
+    if isinstance(position, BesiguePosition):
+        return None
+    end = position
+    for card in line:
+        end = end.play(card)
+    info = position.rules.settlement_info(end.final_scores(), end.tricks)
+    if info is None:
+        return None
+    text = f"chips from the pool {info['from_pool']}" if not info["pool_stays"] else "the pool stays"
+    if any(info["between_players"]):
+        text += f", between the players {info['between_players']}"
+    return text
 
 
 def _hand_text(position: AnyPosition, seat: int) -> str:
@@ -450,6 +474,8 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     if position.trick:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
     status = "" if found.exact else "  (not exact: a limit stopped the search)"
+    if found.estimate is not None:  # nothing solved in time: the move chosen by estimates
+        status = f"  (not exact: a limit stopped the search; estimated {found.estimate})"
     lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")
     return "\n".join(lines) + "\n"
 

@@ -323,3 +323,30 @@ def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -
         main(["--version"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out == f"plis {version('plis')}\n"
+
+
+@pytest.mark.parametrize(
+    ("scored", "settlement"),
+    [
+        # seat 0 takes CA and HK (15): 65, 30, 20, 9; fewest 5 chips, next 4, next 3
+        ([50, 30, 20, 9], "chips from the pool [0, 3, 4, 5]"),
+        # seat 0 ends on 114 without every trick: pays 4 to each, the pool stays
+        ([99, 10, 5, 0], "the pool stays, between the players [-12, 4, 4, 4]"),
+    ],
+)
+def test_pretty_bassadewitz_reports_the_chips(tmp_path: Path, capsys: pytest.CaptureFixture[str], scored: list[int],
+                                              settlement: str) -> None:
+    last_trick = {"game": "bassadewitz", "hands": ["CA", "C7", "C8", "HK"], "leader": 0, "scored": scored,
+                  "tricks": [3, 2, 2, 0]}
+    status, out, _ = run(capsys, "analyse", "--pretty", str(write_lines(tmp_path / "in.jsonl", [last_trick])))
+    assert status == 0 and f"  settlement on that line: {settlement}" in out
+
+
+def test_pretty_shows_the_estimates_of_a_limited_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = random_deal(random.Random(1)).to_dict()  # a whole Bésigue deal: nothing solved in a moment
+    source = str(write_lines(tmp_path / "in.jsonl", [deal]))
+    status, out, _ = run(capsys, "analyse", "--pretty", "--time-limit", "0.2", source)
+    assert status == 0 and any(line.startswith("  ~: an estimate, best play over") for line in out)
+    assert any("~" in line and "[" in line for line in out)  # a move's estimate beside its bounds
+    status, out, _ = run(capsys, "hint", "--pretty", "--time-limit", "0.2", source)
+    assert status == 0 and any("; estimated " in line for line in out)
