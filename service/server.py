@@ -51,7 +51,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from solver.analysis import Hint, Result, _engine, analyse, hint
-from solver.errors import PlisError
+from solver.errors import PlisError, PositionError
 from solver.features import Claim, analyse_play, check_first, trump_table, verify_puzzle
 from solver.position import AnyPosition, load_position
 
@@ -190,11 +190,16 @@ class InvalidRequest(Exception):
         self.field = prefix + error.field
 
 
-def _position(message: pb.Position, name: str = "position") -> AnyPosition:
+def _position(message: pb.Position, to_play: bool = True) -> AnyPosition:
+    """The request's position; `to_play`: one with a move to make (not a deal that is
+    over), checked here so that the error names its path in the request."""
     try:
-        return load_position(convert.position_to_dict(message))
+        position = load_position(convert.position_to_dict(message))
+        if to_play and position.is_over:
+            raise PositionError("hands", "the deal is over: there is no move to analyse")
     except PlisError as exc:
-        raise InvalidRequest(exc, f"{name}.") from None
+        raise InvalidRequest(exc, "position.") from None
+    return position
 
 
 def _limits(message: pb.SearchLimits) -> tuple[float | None, int | None]:
@@ -293,7 +298,7 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     async def AnalysePlay(self, request: pb.AnalysePlayRequest, context: grpc.aio.ServicerContext) -> pb.AnalysePlayResponse:
         def work(guard: Guard) -> pb.AnalysePlayResponse:
-            position = _position(request.position)
+            position = _position(request.position, to_play=False)
             time_limit, node_limit = _limits(request.limits)
             try:
                 check_first(request.first, position)

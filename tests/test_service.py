@@ -388,6 +388,14 @@ def test_the_client_sends_only_what_the_library_accepts(client: Client, change: 
     assert type(answers[1]) is type(library.value) and answers[1].field == library.value.field  # type: ignore[union-attr]
 
 
+def test_a_deal_that_is_over_names_the_hands_in_the_request(client: Client) -> None:
+    over = {"game": "belote", "trump": "H", "hands": ["", "", "", ""], "tricks": [5, 3], "scored": [100, 62]}
+    for call in (client.analyse, client.hint, lambda p: client.verify_puzzle(p, {"value": 0})):
+        with pytest.raises(PositionError, match="the deal is over") as info:
+            call(over)
+        assert info.value.field == "position.hands"
+
+
 def test_the_client_refuses_what_is_not_a_position(client: Client) -> None:
     for bad, message in (("{bad", "not valid JSON"), (5, "got int"), (None, "got NoneType"), ("[1]", "got list")):
         with pytest.raises(PositionError, match=message) as info:
