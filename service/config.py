@@ -29,6 +29,9 @@ class ServerConfig:
     token: str | None = None  # required as `authorization: Bearer <token>` when set
     grace: float = 5.0  # seconds the calls in flight get at shutdown
     processes: int = 1  # server processes sharing the port (SO_REUSEPORT, Linux)
+    # one of those processes: it binds the port with SO_REUSEPORT.  Else not, so that a
+    # second server on a port in use fails instead of silently taking half the calls
+    shares_port: bool = False
 
     @property
     def worker_count(self) -> int:
@@ -49,6 +52,7 @@ class ServerConfig:
             tt_memory_mb=max(1, self.tt_memory_mb // n),
             max_pending=max(1, self.max_pending // n),
             processes=1,
+            shares_port=True,
         )
 
 

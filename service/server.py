@@ -37,6 +37,7 @@ import multiprocessing
 import queue
 import signal
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -458,6 +459,17 @@ def _denied(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
 # --- starting and stopping ------------------------------------------------------------------------
 
 
+def check_tls_files(cert: str, key: str) -> None:
+    """A ValueError naming the file unless `cert` and `key` are a PEM certificate and its
+    key (gRPC would only say that it failed to bind the address)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(cert, key)
+    except ssl.SSLError as exc:
+        why = exc.reason or "unreadable"
+        raise ValueError(f"--tls-cert {cert} and --tls-key {key}: not a PEM certificate and its key ({why})") from None
+
+
 class PlisServer:
     """A running server: `await PlisServer.start(config)`, `.port`, `await .stop()`."""
 
@@ -468,7 +480,7 @@ class PlisServer:
         self.servicer = SolverServicer(config, self.pool)
         self.health = health.aio.HealthServicer()
         interceptors = [TokenInterceptor(config.token)] if config.token else []
-        self.server = grpc.aio.server(interceptors=interceptors)
+        self.server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", int(config.shares_port))])
 
     @classmethod
     async def start(cls, config: ServerConfig) -> PlisServer:
@@ -479,14 +491,18 @@ class PlisServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         names = (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
         reflection.enable_server_reflection(names, self.server)
-        if config.tls_cert and config.tls_key:
-            with open(config.tls_key, "rb") as key, open(config.tls_cert, "rb") as cert:
-                credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
-            self.port = self.server.add_secure_port(config.address, credentials)
-        else:
-            self.port = self.server.add_insecure_port(config.address)
+        try:
+            if config.tls_cert and config.tls_key:
+                check_tls_files(config.tls_cert, config.tls_key)
+                with open(config.tls_key, "rb") as key, open(config.tls_cert, "rb") as cert:
+                    credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
+                self.port = self.server.add_secure_port(config.address, credentials)
+            else:
+                self.port = self.server.add_insecure_port(config.address)
+        except RuntimeError:  # gRPC's "Failed to bind": its reasons go to its own log
+            self.port = 0
         if not self.port:
-            raise OSError(f"cannot listen on {config.address}")
+            raise OSError(f"cannot listen on {config.address}: the port is in use, or the host is not this machine's")
         await self.server.start()
         for service in ("", SERVICE_NAME):
             await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)

@@ -33,7 +33,7 @@ from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
 from service.plis.v1 import plis_pb2_grpc as pb_grpc
-from service.server import SERVICE_NAME, BackgroundServer
+from service.server import SERVICE_NAME, BackgroundServer, PlisServer
 from solver import (
     CardError,
     DuplicateCardError,
@@ -518,6 +518,17 @@ def test_tls(tmp_path: Path) -> None:
             assert c.hint(EXAMPLE).best == ("S8",)
         with Client(secure.address, token="t", retries=0, timeout=2) as plain, pytest.raises(grpc.RpcError):
             plain.hint(EXAMPLE)  # no TLS: the server does not answer
+
+
+def test_a_port_in_use_and_files_that_are_not_pem_are_refused(server: BackgroundServer, tmp_path: Path) -> None:
+    """A second server on a port in use must fail, not silently take half its calls."""
+    with pytest.raises(OSError, match="cannot listen on .*: the port is in use"):
+        asyncio.run(PlisServer.start(ServerConfig(address=server.address, workers=1, tt_memory_mb=8)))
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(junk), tls_key=str(junk))
+    with pytest.raises(ValueError, match="not a PEM certificate and its key"):
+        asyncio.run(PlisServer.start(config))
 
 
 def free_port() -> int:
