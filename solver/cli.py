@@ -27,16 +27,17 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from . import __version__
-from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, Result, analyse, hint
+from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, Result, analyse, check_limits, hint
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
-from .errors import PlisError, PositionError
+from .errors import PlisError, PositionError, table_megabytes
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
 from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+FLAGS = {"time_limit": "--time-limit", "node_limit": "--node-limit", "tt_megabytes": "--tt-mb", "jobs": "--jobs"}
 PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
 
 
@@ -64,10 +65,14 @@ def main(argv: list[str] | None = None) -> int:
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
     try:
+        # what holds for every line is checked once, as a usage error (not every line's)
+        check_limits(args.time_limit, args.node_limit)
+        if args.tt_mb is not None:
+            table_megabytes(args.tt_mb)
         jobs = check_jobs(args.jobs or None, args.tt_mb or LARGE_DEAL_TT_MEGABYTES)  # --jobs 0: one per core
     except PlisError as exc:
         source.close()
-        print(f"plis: --{exc.field}: {exc.message}", file=sys.stderr)
+        print(f"plis: {FLAGS.get(exc.field, exc.field)}: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
     with source:
         try:
@@ -133,7 +138,9 @@ def _serve(args: argparse.Namespace) -> int:
 def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
     cmd.add_argument("file", nargs="?", default="-", help="JSON Lines file of positions, or - for standard input")
     if objective:
-        cmd.add_argument("--objective", help="one of the game's objectives (RULES.md); default: the game's first")
+        cmd.add_argument(
+            "--objective", type=_objective_name, help="one of the game's objectives (RULES.md); default: the game's first"
+        )
     cmd.add_argument(
         "--time-limit", type=_seconds, default=None, metavar="SECONDS", help="stop each search after this long"
     )
@@ -174,6 +181,13 @@ def _at_least(option: str, least: int, meaning: str) -> Callable[[str], int]:
         return number
 
     return parse
+
+
+def _objective_name(text: str) -> str:
+    """An argparse type: a name (which names are the game's is checked with each line)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--objective must name one of the game's objectives, got an empty name")
+    return text
 
 
 def _seconds(text: str) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -102,6 +103,27 @@ def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.C
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
     status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))
     assert status == 2 and not out and "--jobs: 1000000 threads with a table of 64 MB" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--node-limit", "99999999999999999999999", "plis: --node-limit: must be at most"),
+        ("--tt-mb", "100000000", "plis: --tt-mb: 100000000 MB is more than the memory"),
+        ("--objective", "", "--objective must name one of the game's objectives, got an empty name"),
+    ],
+)
+def test_a_flag_out_of_range_is_a_usage_error_not_every_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str, message: str
+) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, SECOND])
+    with pytest.raises(SystemExit) if flag == "--objective" else contextlib.nullcontext() as stopped:
+        status, out, err = run(capsys, "hint", flag, value, str(source))
+    if stopped is not None:  # argparse's own usage error
+        assert stopped.value.code == 2
+        out, err = [], capsys.readouterr().err
+        status = 2
+    assert status == 2 and not out and message in err
 
 
 def test_lines_fed_through_a_pipe_are_answered_as_they_come() -> None:
