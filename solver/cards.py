@@ -43,7 +43,9 @@ class Card:
     def parse(cls, token: str, field: str = "card") -> Card:
         if not isinstance(token, str):
             raise CardError(field, f"a card must be a string like 'HJ', got {token!r}")
-        text = token.strip().upper()
+        # ASCII only: str.upper() makes "ST" of the ligature "ﬅ", and "SJ" of "ſj"
+        text = token.strip()
+        text = text.upper() if text.isascii() else ""
         if len(text) == 3 and text[1:] == "10":  # accept "H10" for the ten
             text = text[0] + "T"
         if len(text) != 2 or text[0] not in SUITS or text[1] not in RANKS:

@@ -210,8 +210,8 @@ class Position:
 
     def play(self, card: Card | str, field_name: str = "move", index: int | None = None) -> Position:
         """The position after the seat to move plays `card`; `IllegalMoveError` if it may not."""
-        if isinstance(card, str):
-            card = Card.parse(card, field_name)
+        if not isinstance(card, Card):
+            card = Card.parse(card, field_name)  # a CardError for what is not a card
         if self.is_over:
             raise IllegalMoveError(field_name, f"{card}: the deal is over", index)
         seat = self.to_move
@@ -288,8 +288,10 @@ def _trump(game: type[Rules], trump: Any) -> str | None:
         return None
     if trump is None:
         raise PositionError("trump", f"required for {game.name} (one of {', '.join(game.TRUMPS)})")
-    if isinstance(trump, str) and trump.upper() in game.TRUMPS:
-        return trump.upper()
+    if isinstance(trump, str) and trump.isascii():  # either case: "h", "Obenabe"
+        for name in game.TRUMPS:
+            if trump.lower() == name.lower():
+                return name
     if trump not in game.TRUMPS:
         raise PositionError("trump", f"{game.name} trump must be one of {', '.join(game.TRUMPS)}, got {trump!r}")
     return str(trump)

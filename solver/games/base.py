@@ -66,6 +66,19 @@ class Rules:
         self.sweep_bonus = 0  # to a side that takes every trick
         self.buur_exception = False
 
+    # everything else follows from the game, its options, trump and contract seat, so
+    # that two positions read from the same dict are equal
+    def _identity(self) -> tuple[Any, ...]:
+        return type(self), tuple(sorted(self.options.items())), self.trump, self.contract_seat
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
     # --- construction ------------------------------------------------------------
     @classmethod
     def option_defaults(cls) -> dict[str, Any]:
