@@ -156,14 +156,22 @@ class _Base:
         messages, sent, refused = convert.checked_batch(positions)
         return pb.AnalyseBatchRequest(positions=messages, limits=limits), sent, list(refused)
 
-    def _delays(self, timeout: float | None) -> Iterator[tuple[float | None, float]]:
-        """(this attempt's timeout, the wait before the next) for each attempt."""
+    def _delays(self, timeout: float | None) -> Iterator[tuple[float | None, Callable[[], float]]]:
+        """(this attempt's timeout, the wait before the next: a function, asked when the
+        attempt failed) for each attempt.  No wait after the last attempt, and none past
+        the call's timeout."""
         end = time.monotonic() + timeout if timeout is not None else None
         for attempt in range(self.retries + 1):
             left = end - time.monotonic() if end is not None else None
             if left is not None and left <= 0:
                 return
-            yield left, self.backoff * (2**attempt)
+
+            def wait(pause: float = self.backoff * (2**attempt), last: bool = attempt == self.retries) -> float:
+                if last:
+                    return 0.0
+                return pause if end is None else max(0.0, min(pause, end - time.monotonic()))
+
+            yield left, wait
 
     @staticmethod
     def _retryable(error: grpc.RpcError, answered: bool = False) -> bool:
@@ -228,7 +236,7 @@ class Client(_Base):
                 if not self._retryable(exc):
                     raise
                 last = exc
-                time.sleep(wait)
+                time.sleep(wait())
         assert last is not None
         raise last
 
@@ -324,7 +332,7 @@ class Client(_Base):
                 if not self._retryable(exc, answered):
                     raise
                 last = exc
-                time.sleep(wait)
+                time.sleep(wait())
         if last is not None:
             raise last
 
@@ -377,7 +385,7 @@ class AsyncClient(_Base):
                 if not self._retryable(exc):
                     raise
                 last = exc
-                await asyncio.sleep(wait)
+                await asyncio.sleep(wait())
         assert last is not None
         raise last
 
@@ -468,7 +476,7 @@ class AsyncClient(_Base):
                 if not self._retryable(exc, answered):
                     raise
                 last = exc
-                await asyncio.sleep(wait)
+                await asyncio.sleep(wait())
         if last is not None:
             raise last
 

@@ -553,6 +553,21 @@ def test_the_client_retries_while_the_server_is_unavailable() -> None:
         late.stop()
 
 
+def test_the_client_waits_between_retries_only_within_its_timeout() -> None:
+    """Nobody listens: the waits are backoff, 2 x backoff... between the attempts, none
+    after the last, and none past the call's timeout."""
+    cases = [(dict(retries=2, backoff=0.3, timeout=10), 0.9), (dict(retries=1, backoff=0.2, timeout=None), 0.2),
+             (dict(retries=3, backoff=5.0, timeout=0.5), 0.5)]  # fmt: skip
+    for settings, waits in cases:
+        with Client(f"localhost:{free_port()}", **settings) as c:  # type: ignore[arg-type]
+            started = time.monotonic()
+            with pytest.raises(grpc.RpcError) as info:
+                c.hint(EXAMPLE)
+            elapsed = time.monotonic() - started
+        assert info.value.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)  # type: ignore[attr-defined]
+        assert waits - 0.05 <= elapsed < waits + 0.5, (settings, elapsed)
+
+
 @pytest.mark.parametrize("processes", [1, 2])
 def test_plis_serve_starts_and_stops_gracefully(processes: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
