@@ -386,7 +386,9 @@ class SolverServicer(pb_grpc.SolverServicer):
             while next_index < count or running:
                 # at most `workers` positions of one batch at a time: other calls get their turn
                 while next_index < count and len(running) < self.config.worker_count:
-                    running.add(loop.run_in_executor(self.pool, item, guard, next_index))
+                    future = loop.run_in_executor(self.pool, item, guard, next_index)
+                    future.add_done_callback(_retrieved)  # the batch may end before it does
+                    running.add(future)
                     next_index += 1
                 done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
@@ -401,6 +403,14 @@ class SolverServicer(pb_grpc.SolverServicer):
             guard.cancel()
             self.guards.discard(guard)
             self.pending -= 1
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Marks a batch position's outcome as seen: once the batch has ended (its deadline,
+    a cancel), the positions still running end with that error, which asyncio would
+    otherwise log as "Future exception was never retrieved"."""
+    if not future.cancelled():
+        future.exception()
 
 
 # --- the token -------------------------------------------------------------------------------

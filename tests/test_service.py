@@ -6,7 +6,9 @@ Answers are compared with the library's; errors with the reasons of plis.proto.
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
+import logging
 import os
 import random
 import re
@@ -529,6 +531,20 @@ def test_a_port_in_use_and_files_that_are_not_pem_are_refused(server: Background
     config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(junk), tls_key=str(junk))
     with pytest.raises(ValueError, match="not a PEM certificate and its key"):
         asyncio.run(PlisServer.start(config))
+
+
+def test_a_batch_ended_by_its_deadline_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    """The positions still running when the deadline ends the batch stop with that error:
+    it is expected, not "Future exception was never retrieved"."""
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=64)) as background:
+        with Client(background.address, timeout=0.3) as c, pytest.raises(grpc.RpcError) as info:
+            list(c.analyse_batch([HARD_DEAL] * 4))
+        assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+        time.sleep(0.5)  # the running positions stop at their next slice
+        gc.collect()
+        with Client(background.address, timeout=10) as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
 def free_port() -> int:
