@@ -169,7 +169,9 @@ class BesiguePosition:
         to_declare = data.get("to_declare")
         if to_declare is not None:
             to_declare = _seat(to_declare, "to_declare")
-        leader = _seat(data.get("leader", to_declare if to_declare is not None else 0), "leader")
+        first_trick = len(talon) == TALON_SIZE  # led by the dealer's opponent (RULES.md)
+        default_leader = to_declare if to_declare is not None else (1 - dealer if first_trick else 0)
+        leader = _seat(data.get("leader", default_leader), "leader")
         exchanged = data.get("exchanged", False)
         if not isinstance(exchanged, bool):
             raise PositionError("exchanged", f"must be true or false, got {exchanged!r}")
@@ -280,6 +282,9 @@ class BesiguePosition:
             if self.leader != self.to_declare:
                 raise PositionError("leader", f"the trick winner ({self.to_declare}, to_declare) leads next, not {self.leader}")
         played_tricks = self.played_tricks
+        if played_tricks == 0 and self.leader != 1 - self.dealer:
+            raise PositionError("leader", f"the dealer's opponent leads the first trick: seat {1 - self.dealer}, the "
+                                f"dealer being seat {self.dealer} (dealer: default 1)")
         if not talon and self.to_declare is None and tricks_given and sum(self.tricks) < PHASE1_TRICKS:
             raise PositionError("talon", f"empty or left out means phase 2, after {PHASE1_TRICKS} tricks, but tricks add up to "
                                 f"{sum(self.tricks)}: give the talon")

@@ -401,3 +401,26 @@ def test_declare_the_sequence_before_the_marriage() -> None:
     values = {m.move: m.value for m in result.moves}
     assert result.best == ("meld:sequence:HA HK HQ HJ HT",)
     assert values["meld:sequence:HA HK HQ HJ HT"] - values["meld:marriage:HK HQ"] >= 210
+
+
+def test_the_dealers_opponent_leads_the_first_trick_in_the_hands_form_too() -> None:
+    """RULES.md: the dealer's opponent leads first.  Given as hands, the first trick's
+    leader follows from `dealer` when left out, and may not be the dealer."""
+    import random
+
+    from tests.besigue_random import random_deal
+
+    for dealer in (0, 1):
+        start = random_deal(random.Random(dealer), dealer=dealer).to_dict()
+        assert start["leader"] == 1 - dealer
+        del start["leader"]
+        assert BesiguePosition.from_dict(start).leader == 1 - dealer
+        with pytest.raises(PositionError, match="the dealer's opponent leads the first trick") as info:
+            BesiguePosition.from_dict({**start, "leader": dealer})
+        assert info.value.field == "leader"
+    # after the first trick anyone may lead: the winner
+    later = random_deal(random.Random(5), dealer=0)
+    while later.played_tricks == 0 or later.to_declare is not None or later.trick:
+        later = later.play(later.legal_moves()[0])
+    data = later.to_dict()
+    assert BesiguePosition.from_dict({**data, "leader": data["leader"]}).leader == later.leader
