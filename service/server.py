@@ -466,6 +466,68 @@ def _denied(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
     )
 
 
+class RequestDecodeInterceptor(grpc.aio.ServerInterceptor):
+    """A request of this service's that is not a valid message (corrupt bytes, a string
+    that is not UTF-8) ends with INVALID_ARGUMENT naming `request`; gRPC itself would
+    answer UNKNOWN and log a traceback."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        method = handler_call_details.method  # type: ignore[attr-defined]
+        if handler is None or handler.request_streaming or not method.startswith(f"/{SERVICE_NAME}/"):
+            return handler
+        return _decoded(handler)
+
+
+class _Undecodable:
+    """What a request that could not be decoded becomes: its error, for the handler to report."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    parse = handler.request_deserializer
+
+    def lenient(data: bytes) -> Any:
+        try:
+            return parse(data)  # type: ignore[misc]
+        except Exception as exc:  # noqa: BLE001 - protobuf's DecodeError, or a UnicodeDecodeError
+            return _Undecodable(exc)
+
+    async def refuse(request: _Undecodable, context: grpc.aio.ServicerContext) -> None:
+        message = f"not a valid message of this call ({type(request.error).__name__}: {request.error})"
+        await _abort(context, grpc.StatusCode.INVALID_ARGUMENT,
+                     _error_status(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", "request", message))
+
+    if handler.response_streaming:
+        behaviour = handler.unary_stream
+
+        async def streaming(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            if isinstance(request, _Undecodable):
+                await refuse(request, context)
+            async for answer in behaviour(request, context):  # type: ignore[misc]
+                yield answer
+
+        return grpc.unary_stream_rpc_method_handler(
+            streaming, request_deserializer=lenient, response_serializer=handler.response_serializer
+        )
+    unary_behaviour = handler.unary_unary
+
+    async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        if isinstance(request, _Undecodable):
+            await refuse(request, context)
+        return await unary_behaviour(request, context)  # type: ignore[misc]
+
+    return grpc.unary_unary_rpc_method_handler(
+        unary, request_deserializer=lenient, response_serializer=handler.response_serializer
+    )
+
+
 # --- starting and stopping ------------------------------------------------------------------------
 
 
@@ -489,7 +551,8 @@ class PlisServer:
         self.pool = ThreadPoolExecutor(max_workers=config.worker_count, thread_name_prefix="plis-solve")
         self.servicer = SolverServicer(config, self.pool)
         self.health = health.aio.HealthServicer()
-        interceptors = [TokenInterceptor(config.token)] if config.token else []
+        interceptors: list[grpc.aio.ServerInterceptor] = [TokenInterceptor(config.token)] if config.token else []
+        interceptors.append(RequestDecodeInterceptor())
         self.server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", int(config.shares_port))])
 
     @classmethod

@@ -533,6 +533,24 @@ def test_a_port_in_use_and_files_that_are_not_pem_are_refused(server: Background
         asyncio.run(PlisServer.start(config))
 
 
+@pytest.mark.parametrize("method", ["Analyse", "Hint", "AnalyseBatch"])
+def test_a_request_that_is_not_a_message_is_invalid_argument(server: BackgroundServer, method: str) -> None:
+    game_not_utf8 = b"\x0a\x03\x0a\x01\xff"  # position { game: "\xff" }: a string must be UTF-8
+    with grpc.insecure_channel(server.address) as channel:
+        for raw in (b"\xff\xff\xff\xff", game_not_utf8):
+            kind = channel.unary_stream if method == "AnalyseBatch" else channel.unary_unary
+            call = kind(f"/plis.v1.Solver/{method}", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+            with pytest.raises(grpc.RpcError) as info:
+                answer = call(raw, timeout=10)
+                if method == "AnalyseBatch":
+                    list(answer)
+            code, details = error_info(info.value)
+            assert code == grpc.StatusCode.INVALID_ARGUMENT and details.reason == "INVALID_REQUEST"
+            assert details.metadata["field"] == "request"
+    with Client(server.address) as c:  # and the server goes on
+        assert c.hint(EXAMPLE).best == ("S8",)
+
+
 def test_a_batch_ended_by_its_deadline_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
     """The positions still running when the deadline ends the batch stop with that error:
     it is expected, not "Future exception was never retrieved"."""
