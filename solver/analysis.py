@@ -257,14 +257,18 @@ def hint(
     engine: Any = None,
     node_limit: int | None = None,
     estimates: bool = True,
+    objective: str | None = None,
 ) -> Hint:
-    """The best move(s) and the value of `position`, without valuing the other moves.
+    """The best move(s) and the value of `position` (for `objective`, if given: as in
+    `analyse`), without valuing the other moves.
 
     With a time limit and `estimates`, a search that solves no move in time still
     names one: the best by estimates made in the time kept for them."""
     from .compile import solve
 
     pos = as_position(position)
+    if objective is not None:
+        pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
     if pos.is_over:
         raise PositionError("hands", "the deal is over: there is no move to suggest")
@@ -336,9 +340,9 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         value = solved[0][1]
         best = tuple(str(c) for c, v in solved if v == value)
     elif solved:
-        # a limited search: the best solved move is only a bound on the position
+        # a limited search: the best solved moves' value is only a bound on the position
         value = solved[0][1]
-        best = (str(solved[0][0]),)
+        best = tuple(str(c) for c, v in solved if v == value)
     points = None
     line: tuple[str, ...] = ()
     if outcome.line:

@@ -154,6 +154,8 @@ def test_a_limit_never_reports_a_wrong_value(game: str) -> None:
             if move.value is not None:
                 reported += 1
                 assert move.value == exact[move.move], (limit, move)
+        # FORMAT.md: `best` is every move whose value is `value` (solved ones, when limited)
+        assert set(limited.best) == {m.move for m in limited.moves if m.value is not None and m.value == limited.value}
         analyse(other)
         found = hint(position, node_limit=limit, engine=Engine(8))
         if found.exact:

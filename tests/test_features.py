@@ -21,6 +21,7 @@ from solver import (
     PositionError,
     analyse,
     analyse_play,
+    hint,
     trump_table,
     verify_puzzle,
 )
@@ -321,3 +322,12 @@ def test_puzzle_lines_in_both_shapes() -> None:
     with pytest.raises(PositionError) as info:
         puzzle_from_dict({"position": EXAMPLE, "claim": {"value": 1}, "extra": 1})
     assert info.value.field == "extra"
+
+
+def test_hint_takes_an_objective_as_analyse_does() -> None:
+    raw = analyse(EXAMPLE, objective="raw")
+    found = hint(EXAMPLE, objective="raw")
+    assert found.value == raw.value and set(found.best) == set(raw.best)
+    with pytest.raises(PositionError) as info:
+        hint(EXAMPLE, objective="pomme")
+    assert info.value.field == "objective"
