@@ -80,31 +80,48 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.tt_memory_mb,
         metavar="MB",
-        help="transposition tables of all workers together",
+        help="transposition tables of all workers together (default: %(default)s)",
     )
-    cmd.add_argument("--max-batch", type=int, default=defaults.max_batch, metavar="N", help="positions in one AnalyseBatch call")
-    cmd.add_argument("--max-pending", type=int, default=defaults.max_pending, metavar="N", help="calls running or waiting")
+    cmd.add_argument(
+        "--max-batch",
+        type=int,
+        default=defaults.max_batch,
+        metavar="N",
+        help="positions in one AnalyseBatch call (default: %(default)s)",
+    )
+    cmd.add_argument(
+        "--max-pending",
+        type=int,
+        default=defaults.max_pending,
+        metavar="N",
+        help="calls running or waiting for a worker (default: %(default)s)",
+    )
     cmd.add_argument("--tls-cert", metavar="FILE", help="PEM certificate chain: serve over TLS (with --tls-key)")
     cmd.add_argument("--tls-key", metavar="FILE", help="PEM private key of --tls-cert")
     cmd.add_argument(
         "--token-file", metavar="FILE", help="require `authorization: Bearer <token>` with the token in FILE (or set PLIS_TOKEN)"
     )
     cmd.add_argument(
-        "--grace", type=float, default=defaults.grace, metavar="SECONDS", help="time the calls in flight get at shutdown"
+        "--grace",
+        type=float,
+        default=defaults.grace,
+        metavar="SECONDS",
+        help="time the calls in flight get at shutdown (default: %(default)s)",
     )
     cmd.add_argument(
         "--processes",
         type=int,
         default=1,
         metavar="N",
-        help="server processes sharing the port (Linux); workers, tables and pending calls are shared out among them",
+        help="server processes sharing the port (Linux, default: %(default)s); workers, tables and pending calls are "
+        "shared out among them, at least one worker each",
     )
     cmd.add_argument(
         "--log-level",
         type=str.upper,
         choices=LOG_LEVELS,
         default="WARNING",
-        help=f"one of {', '.join(LOG_LEVELS)}",
+        help=f"one of {', '.join(LOG_LEVELS)} (default: %(default)s)",
     )
 
 
