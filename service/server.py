@@ -68,6 +68,7 @@ ERROR_DOMAIN = "plis"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 FIRST_SLICE = 0.05  # seconds; a slice is where a cancelled call's search stops
 MAX_SLICE = 1.0
+SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
 T = TypeVar("T")
 S = TypeVar("S", Result, Hint)
@@ -77,7 +78,11 @@ S = TypeVar("S", Result, Hint)
 
 
 class Cancelled(Exception):
-    """The call was cancelled (or the server is shutting down)."""
+    """The call was cancelled, or (`shutdown`) the server is shutting down."""
+
+    def __init__(self, shutdown: bool = False) -> None:
+        super().__init__("the server is shutting down" if shutdown else "the call was cancelled")
+        self.shutdown = shutdown
 
 
 class DeadlineReached(Exception):
@@ -95,9 +100,29 @@ class Guard:
         self.deadline = deadline  # time.monotonic() seconds, or None
         self.tt_megabytes = tt_megabytes
         self._cancelled = threading.Event()
+        self._shutdown = False
+        # the engine of the search running for this call, if any: a cancel stops it at
+        # once, not at the end of its slice.  The lock keeps a cancel from reaching the
+        # engine once the search is over (the worker's next call may use that engine)
+        self._engine: Any = None
+        self._lock = threading.Lock()
 
-    def cancel(self) -> None:
-        self._cancelled.set()
+    def cancel(self, shutdown: bool = False) -> None:
+        with self._lock:
+            self._shutdown = self._shutdown or shutdown
+            self._cancelled.set()
+            if self._engine is not None:
+                self._engine.cancel()
+
+    def _search(self, engine: Any, search: Callable[[], T]) -> T:
+        """`search()`, run on `engine`, which a cancel meanwhile stops."""
+        with self._lock:
+            self._engine = engine
+        try:
+            return search()
+        finally:
+            with self._lock:
+                self._engine = None
 
     @property
     def cancelled(self) -> bool:
@@ -105,7 +130,7 @@ class Guard:
 
     def check(self) -> None:
         if self._cancelled.is_set():
-            raise Cancelled()
+            raise Cancelled(self._shutdown)
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise DeadlineReached()
 
@@ -135,6 +160,8 @@ class Guard:
             budget = max(1, node_limit - nodes) if node_limit else None
             answer = search(this, budget)
             nodes += answer.nodes
+            if self.cancelled:  # stopped in the slice: not an answer
+                raise Cancelled(self._shutdown)
             if not timed_out(answer):  # solved, or the node limit
                 break
             now = time.monotonic()
@@ -157,7 +184,9 @@ class Guard:
         engine = engine if engine is not None else _engine(self.tt_megabytes)
 
         def search(limit: float, nodes: int | None) -> Result:
-            return analyse(position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine)
+            return self._search(
+                engine, lambda: analyse(position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine)
+            )
 
         return self.run(search, time_limit, node_limit)
 
@@ -173,7 +202,7 @@ class Guard:
             # estimates only in the last slice: the earlier ones go on in the next
             ends = [end for end in (own_end, self.deadline) if end is not None]
             last = bool(ends) and time.monotonic() + limit >= min(ends) - 0.001
-            return hint(position, time_limit=limit, engine=engine, estimates=last)
+            return self._search(engine, lambda: hint(position, time_limit=limit, engine=engine, estimates=last))
 
         # without a node limit, only time stops hint(): not exact means timed out
         return self.run(search, time_limit, None, timed_out=lambda answer: not answer.exact)
@@ -220,6 +249,13 @@ def _error_status(code: grpc.StatusCode, reason: str, field: str, message: str, 
     return status
 
 
+async def _abort_cancelled(context: grpc.aio.ServicerContext, cancelled: Cancelled) -> None:
+    """A call stopped by a cancel, or by the server's shutdown: UNAVAILABLE then, which a
+    client may retry elsewhere (the Python clients do)."""
+    code = grpc.StatusCode.UNAVAILABLE if cancelled.shutdown else grpc.StatusCode.CANCELLED
+    await context.abort(code, str(cancelled))
+
+
 async def _abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, status: status_pb2.Status) -> None:
     await context.abort(code, status.message, trailing_metadata=((STATUS_DETAILS_KEY, status.SerializeToString()),))
 
@@ -261,8 +297,8 @@ class SolverServicer(pb_grpc.SolverServicer):
         except DeadlineReached:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the search was done")
             raise
-        except Cancelled:
-            await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
+        except Cancelled as exc:
+            await _abort_cancelled(context, exc)
             raise
         except Exception as exc:  # a bug, not bad input: say so, keep serving
             if isinstance(exc, grpc.aio.AbortError):
@@ -271,13 +307,13 @@ class SolverServicer(pb_grpc.SolverServicer):
             await context.abort(grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
             raise
         finally:
-            guard.cancel()  # a cancelled call's search stops at its next slice
+            guard.cancel()  # a cancelled call's search stops at once (a finished one has none)
             self.guards.discard(guard)
             self.pending -= 1
 
-    def cancel_all(self) -> None:
+    def cancel_all(self, shutdown: bool = False) -> None:
         for guard in list(self.guards):
-            guard.cancel()
+            guard.cancel(shutdown)
 
     # -- the RPCs
     async def Analyse(self, request: pb.AnalyseRequest, context: grpc.aio.ServicerContext) -> pb.AnalyseResponse:
@@ -396,8 +432,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                         answer = future.result()
                     except DeadlineReached:
                         await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the batch was done")
-                    except Cancelled:
-                        await context.abort(grpc.StatusCode.CANCELLED, "the call was cancelled")
+                    except Cancelled as exc:
+                        await _abort_cancelled(context, exc)
                     yield answer
         finally:
             guard.cancel()
@@ -582,11 +618,18 @@ class PlisServer:
         return self
 
     async def stop(self, grace: float | None = None) -> None:
-        """NOT_SERVING, then `grace` seconds for the calls in flight, then cancel the rest."""
+        """NOT_SERVING, then `grace` seconds for the calls in flight; then the searches of
+        those still running stop, and they end with UNAVAILABLE (before gRPC would
+        cancel them: it logs each such call as an error)."""
         grace = self.config.grace if grace is None else grace
         await self.health.enter_graceful_shutdown()
-        await self.server.stop(grace)
-        self.servicer.cancel_all()
+        stopping = asyncio.ensure_future(self.server.stop(grace))  # no new calls from now
+        loop = asyncio.get_running_loop()
+        own_end = loop.time() + max(0.0, grace - SHUTDOWN_MARGIN)
+        while self.servicer.guards and loop.time() < own_end:
+            await asyncio.sleep(0.02)
+        self.servicer.cancel_all(shutdown=True)
+        await stopping
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     async def wait(self) -> None:

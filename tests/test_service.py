@@ -566,6 +566,33 @@ def test_a_batch_ended_by_its_deadline_logs_no_error(caplog: pytest.LogCaptureFi
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
+def test_calls_still_running_at_shutdown_end_unavailable_and_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """After the grace, a call still searching is told UNAVAILABLE (a client may retry
+    elsewhere); gRPC does not have to cancel it, which it logs as an error."""
+    background = BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=64)).start()
+    errors: list[grpc.RpcError] = []
+
+    def call() -> None:
+        with Client(background.address, timeout=60, retries=0) as c:
+            try:
+                c.analyse(HARD_DEAL)
+            except grpc.RpcError as exc:
+                errors.append(exc)
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    time.sleep(0.5)  # the search is running
+    started = time.monotonic()
+    background.stop(grace=0.5)
+    stopped_in = time.monotonic() - started
+    caller.join(10)
+    assert len(errors) == 1 and errors[0].code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+    assert "shutting down" in errors[0].details()  # type: ignore[attr-defined]
+    assert stopped_in < 1.5
+    gc.collect()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("localhost", 0))
