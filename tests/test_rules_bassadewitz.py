@@ -138,9 +138,15 @@ def test_a_jack_wins_any_suit_trick(trumps):
 def test_suit_order_with_jack_trumps(trumps):
     assert winner(trumps, "SK ST SQ S9") == 1  # A T K Q 9 8 7
     assert winner(trumps, "S7 S8 CA S9") == 3  # off-suit Ace loses
+    assert winner(trumps, "S8 S7 H7 D7") == 0  # 8 above 7
+    assert winner(trumps, "S9 SQ H7 D7") == 1  # Q above 9
+    assert winner(trumps, "SA ST SK SQ") == 0  # A above T
 
 
 def test_plain_order(plain):
+    assert winner(plain, "S8 S7 H7 D7") == 0  # 8 above 7
+    assert winner(plain, "S9 SQ H7 D7") == 1  # Q above 9
+    assert winner(plain, "S9 SJ S8 S7") == 1  # J above 9
     assert winner(plain, "SQ SJ S9 S8") == 0  # J below Q in A T K Q J 9 8 7
     assert winner(plain, "S9 SJ S8 S7") == 1
     assert winner(plain, "HT HJ S9 CJ") == 0  # seed trick 2 without Jack trumps: the Ten wins

@@ -113,6 +113,12 @@ def test_belote_from_the_deal():
     assert position("belote", trump="H", deal=DEAL, played=[], scored=[0, 7]).scored == (20, 7)
 
 
+def test_belote_needs_both_cards_in_one_hand_not_one_team():
+    # trump hearts: HK with seat 0, HQ with its partner seat 2
+    deal = [DEAL[0].replace("HQ", "H8"), DEAL[1], DEAL[2].replace("H8", "HQ"), DEAL[3]]
+    assert position("belote", trump="H", deal=deal, played=[]).scored == (0, 0)
+
+
 def test_belote_for_side_one():
     # seat 3 holds DA DK DQ DJ: the trump K and Q count for team 1
     deal = [DEAL[0], DEAL[1].replace("DA DK", "D9 D8"), DEAL[2].replace("DQ DJ", "DT D7"), "HJ H7 C8 C7 DA DK DQ DJ"]

@@ -52,6 +52,18 @@ PHASE1_TRICKS = [
     ("DT", "ST", "seed", 0, 20),
     ("C9", "DA", "seed", 1, 10),
     ("C9", "DA", "standard", 0, 10),
+    # every step of A T K Q J 9 8 7, in one suit and (seed) across suits; the cards
+    # are those the fillers and the talon leave free
+    ("CT", "CA", "standard", 1, 20),
+    ("CK", "CQ", "standard", 0, 0),
+    ("SJ", "SQ", "standard", 1, 0),
+    ("H9", "HJ", "standard", 1, 0),
+    ("C8", "C9", "standard", 1, 0),
+    ("H7", "H8", "standard", 1, 0),
+    ("C9", "DJ", "seed", 1, 0),
+    ("DJ", "SQ", "seed", 1, 0),
+    ("SK", "DQ", "seed", 0, 0),
+    ("DT", "SA", "seed", 1, 20),
 ]
 
 

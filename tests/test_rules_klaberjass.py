@@ -81,6 +81,7 @@ def test_bella():
 
 def test_bella_four_players_for_the_team():
     assert bonuses(["S7", "C7", "C9", "HK HQ"], players=4) == [0, 20]
+    assert bonuses(["HK S7", "C7", "HQ C9", "D7"], players=4) == [0, 0]  # K and Q with partners: no holder
 
 
 def test_sequence_higher_top_card_wins():
@@ -91,6 +92,17 @@ def test_sequence_higher_top_card_wins():
 def test_sequence_value_before_top_card():
     assert bonuses(["S7 S8 S9 ST", "DA DK DQ"], trump="C") == [50, 0]  # 4 cards beat 3 with a higher top
     assert bonuses(["S7 S8 S9 ST SJ", "DA DK DQ DJ"], trump="C") == [0, 50]  # 5 cards are 50 too; then Ace top
+
+
+def test_sequence_top_card_before_trump():
+    # same value (20): the Ace-high plain run beats the King-high trump run, which
+    # the trump would only decide on equal tops; seat 0 keeps its bella
+    assert bonuses(["HK HQ HJ", "SA SK SQ"], trump="H") == [20, 20]
+
+
+def test_a_run_of_five_or_more_is_one_sequence_worth_50():
+    assert bonuses(["S7 S8 S9 ST SJ", "DK DQ DJ"], trump="C") == [50, 0]  # 5 cards: 50, beats a 3-run
+    assert bonuses(["S7 S8 S9 ST SJ SQ SK SA", "DK DQ DJ"], trump="C") == [50, 0]  # all 8: still one, 50
 
 
 def test_sequence_tie_trump_wins():

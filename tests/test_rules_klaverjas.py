@@ -99,6 +99,9 @@ def test_seed_follow_and_beat_the_previous_card():
 def test_seed_previous_card_not_of_the_suit_led():
     # the previous player trumped: just follow
     assert legal(kj(rules="seed"), "S8 SA", "S9 H7") == canon("S8 SA")
+    # the previous player discarded a diamond: just follow, S7 too, though an S9 was led
+    assert legal(kj(rules="seed"), "S7 SA", "S9 D8") == canon("S7 SA")
+    assert legal(kj(rules="seed"), "S7 SA", "S9 H8") == canon("S7 SA")
 
 
 def test_seed_void_any_card_unless_a_higher_trump_is_held():
