@@ -41,6 +41,27 @@ def test_engine_matches_reference(game: str, part: int) -> None:
     assert not mismatches, f"{len(mismatches)} of {count} differ; first: {mismatches[0]}"
 
 
+# The main table is probed only with more than `shape_alone_tricks` (5) tricks left, and
+# below `endgame_tricks` (2) a plainer search takes over: with both thresholds at 0 the
+# main table's code and the full search run in positions the reference can reach
+DEEP_PATHS = {"shape_alone_tricks": 0, "endgame_tricks": 0}
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_the_deep_positions_code_matches_reference(game: str) -> None:
+    engine = Engine(4)
+    mismatches = []
+    count = 0
+    for position in random_positions(game, 30, seed=3):
+        expected = {str(card): value for card, value in reference_values(position).items()}
+        got = {m.move: m.value for m in analyse(position, engine=engine, engine_options=DEEP_PATHS).moves}
+        count += 1
+        if got != expected:
+            mismatches.append((position.to_dict(), expected, got))
+    assert count == position_count(game, 30)
+    assert not mismatches, f"{len(mismatches)} of {count} differ; first: {mismatches[0]}"
+
+
 @pytest.mark.parametrize("game", sorted(CONFIGS))
 def test_best_line_reaches_the_value(game: str) -> None:
     """Playing out the reported line of best play gives the reported value and points."""
