@@ -209,3 +209,11 @@ def test_no_trump_table_for_besigue() -> None:
     with pytest.raises(PositionError) as caught:
         trump_table(data)
     assert caught.value.field == "game"
+
+
+def test_raw_equals_score_in_besigue() -> None:
+    """RULES.md: `score` is `raw` after a contract settlement, which Bésigue lacks."""
+    for position in small_cases(8, 5):
+        score, raw = analyse(position), analyse(position.with_objective("raw"))
+        assert raw.objective == "raw" and score.objective == "score"
+        assert [(m.move, m.value) for m in raw.moves] == [(m.move, m.value) for m in score.moves]

@@ -258,3 +258,21 @@ def test_putz_pomme_is_21_or_more(before, pomme):
     end = play(pos, "SK S6 S7")
     assert end.scored[0] == before + 9
     assert end.value_for(0) is pomme
+
+
+def test_putz_five_players_reference_points_and_pomme():
+    # Seat 0 (8 points) against four others, 2 tricks left, no trump held.
+    # SA: the others must follow spades and give S7 S8 S9 and seat 4's forced SJ (2):
+    #   8 + 11 + 2 = 21, and seat 0's S6 then loses to ST.
+    # S6: seat 4 wins it with SJ over S7 S8 S9, leads C6, which nobody can follow or
+    #   trump: seat 0's SA falls to it, and seat 0 stays on 8.
+    pos = position(
+        "putz",
+        trump="H",
+        options={"players": 5},
+        hands=["SA S6", "ST S7", "SK S8", "SQ S9", "SJ C6"],
+        tricks=[1, 1, 1, 1, 1],
+        scored=[8, 0, 0, 0, 0],
+    )
+    assert values(pos) == {"SA": 21, "S6": 8}
+    assert values(pos.with_objective("pomme")) == {"SA": True, "S6": False}
