@@ -14,14 +14,15 @@
   call ends with DEADLINE_EXCEEDED when it runs out.  Cancellation: a search runs
   in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
   solved, so the next slice goes on from there) and stops between slices once
-  its call is cancelled.
+  its call is cancelled; a card game's search is also stopped at once, inside its
+  slice (Engine.cancel).
 - Bad input: INVALID_ARGUMENT with a google.rpc.Status holding one ErrorInfo
   (reason, field) in the `grpc-status-details-bin` trailer.
 - `processes` > 1 runs that many such servers on one port (SO_REUSEPORT), for
   loads of small positions whose Python work, not their search, is the cost.
 - Standard health checking (grpc.health.v1) and server reflection; graceful
   shutdown on SIGINT/SIGTERM (NOT_SERVING, then `grace` seconds for the calls in
-  flight, then their searches are cancelled).
+  flight, then their searches are cancelled and they end with UNAVAILABLE).
 - Optional TLS and an optional token, checked on every call (`authorization:
   Bearer <token>` metadata; UNAUTHENTICATED without it).
 """
@@ -66,7 +67,7 @@ log = logging.getLogger("plis.service")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name  # plis.v1.Solver
 ERROR_DOMAIN = "plis"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
-FIRST_SLICE = 0.05  # seconds; a slice is where a cancelled call's search stops
+FIRST_SLICE = 0.05  # seconds; a cancelled Bésigue search stops at the end of its slice (a card game's at once)
 MAX_SLICE = 1.0
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
