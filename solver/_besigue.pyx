@@ -1184,7 +1184,10 @@ cdef class BesigueEngine:
         return self.tt_entries * sizeof(Entry)
 
     def clear(self):
-        """Forget everything the table holds."""
+        """Forget everything the table holds (refused while another thread solves: it
+        would empty the table under that search)."""
+        if self.busy:
+            raise RuntimeError("this BesigueEngine is solving in another thread; clear it once that search is done")
         self._new_generation()
         self.signature = None
 

@@ -2187,10 +2187,17 @@ cdef class Engine:
         """For tests: shape_margins (down, up) between two card sets of one shape under
         `spec`'s rules, by rank_points' lanes or by the plain loop.  With `owners`
         ({bit: seat}), the lanes of run_margins (fill_run_points)."""
-        cdef int down = 0, up = 0, i
-        cdef int owner[MAX_BITS]
         if self.busy:
             raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
+        self.busy = True
+        try:
+            return self._margins(spec, stored, cards, lanes, owners)
+        finally:
+            self.busy = False
+
+    cdef object _margins(self, dict spec, uint64_t stored, uint64_t cards, bint lanes, dict owners):
+        cdef int down = 0, up = 0, i
+        cdef int owner[MAX_BITS]
         self._load(spec)
         if not lanes:
             self.tables.rank_lanes = 0
@@ -2206,7 +2213,10 @@ cdef class Engine:
         return down, up  # the next _load copies the tables back from loaded_tables
 
     def clear(self):
-        """Forget everything the table holds."""
+        """Forget everything the table holds (refused while another thread solves: it
+        would empty the table under that search)."""
+        if self.busy:
+            raise RuntimeError("this Engine is solving in another thread; clear it once that search is done")
         self._new_generation()
 
     def cancel(self):

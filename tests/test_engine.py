@@ -123,6 +123,33 @@ def test_an_engine_refuses_a_second_thread_while_busy() -> None:
     assert errors and "another thread" in str(errors[0])
 
 
+def test_an_engine_refuses_to_clear_its_table_under_another_threads_search() -> None:
+    """Clearing empties the table a search is using: refused, like a second search
+    (an audit found exact results wrong with clear() called meanwhile)."""
+    engine = Engine(1)
+    position = full_deal("jass", 5, trump="H")
+    refused: list[Exception] = []
+    started = threading.Event()
+
+    def long_solve() -> None:
+        started.set()
+        analyse(position, engine=engine, time_limit=1.0)
+
+    t = threading.Thread(target=long_solve)
+    t.start()
+    started.wait()
+    for _ in range(200):
+        try:
+            engine.clear()
+        except RuntimeError as exc:
+            refused.append(exc)
+            break
+        threading.Event().wait(0.005)
+    t.join()
+    assert refused and "another thread" in str(refused[0])
+    engine.clear()  # once the search is done, it may
+
+
 def test_node_limit_stops_cleanly_and_marks_the_result() -> None:
     position = full_deal("jass", 3, trump="S")
     result = analyse(position, node_limit=20_000)
