@@ -115,6 +115,12 @@ class Guard:
             if self._engine is not None:
                 self._engine.cancel()
 
+    def worker_engine(self) -> Any:
+        """The engine of the worker thread calling, with the table each worker may have
+        (`tt_memory_mb / workers`): the library's functions are given it, or they would
+        keep engines of their own sizes beside it, past the server's memory bound."""
+        return _engine(self.tt_megabytes)
+
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
         """`search()`, run on `engine`, which a cancel meanwhile stops."""
         with self._lock:
@@ -182,7 +188,7 @@ class Guard:
         objective: str | None = None,
     ) -> Result:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
-        engine = engine if engine is not None else _engine(self.tt_megabytes)
+        engine = engine if engine is not None else self.worker_engine()
 
         def search(limit: float, nodes: int | None) -> Result:
             return self._search(
@@ -196,7 +202,7 @@ class Guard:
         if node_limit:
             result = self.analyse(position, time_limit=time_limit, node_limit=node_limit)
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
-        engine = _engine(self.tt_megabytes)
+        engine = self.worker_engine()
         own_end = time.monotonic() + time_limit if time_limit else None
 
         def search(limit: float, nodes: int | None) -> Hint:
@@ -344,7 +350,8 @@ class SolverServicer(pb_grpc.SolverServicer):
                 raise InvalidRequest(exc) from None
             try:
                 analysis = analyse_play(
-                    position, time_limit=time_limit, node_limit=node_limit, first=request.first, solve=guard.analyse
+                    position, time_limit=time_limit, node_limit=node_limit, first=request.first,
+                    engine=guard.worker_engine(), solve=guard.analyse,
                 )
             except PlisError as exc:  # not a deal + played position
                 raise InvalidRequest(exc, "position.") from None
@@ -360,6 +367,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                     convert.position_to_dict(request.position),
                     time_limit=time_limit,
                     node_limit=node_limit,
+                    engine=guard.worker_engine(),
                     solve=guard.analyse,
                 )
             except PlisError as exc:
@@ -374,7 +382,10 @@ class SolverServicer(pb_grpc.SolverServicer):
             time_limit, node_limit = _limits(request.limits)
             try:
                 claim = Claim.from_dict(convert.claim_to_dict(request.claim))
-                verdict = verify_puzzle(position, claim, time_limit=time_limit, node_limit=node_limit, solve=guard.analyse)
+                verdict = verify_puzzle(
+                    position, claim, time_limit=time_limit, node_limit=node_limit, engine=guard.worker_engine(),
+                    solve=guard.analyse,
+                )
             except PlisError as exc:  # the claim's errors name claim.*
                 raise InvalidRequest(exc) from None
             return convert.verdict_message(verdict)

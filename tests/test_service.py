@@ -593,6 +593,31 @@ def test_calls_still_running_at_shutdown_end_unavailable_and_quietly(caplog: pyt
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
+def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--tt-memory-mb bounds the tables: play analysis, trump tables and puzzles too must
+    search with the worker's engine, not with engines of the library's own sizes."""
+    import service.server
+    import solver.analysis
+
+    sizes: list[int] = []
+    real = solver.analysis._engine
+
+    def recording(tt_megabytes: int) -> Any:
+        sizes.append(tt_megabytes)
+        return real(tt_megabytes)
+
+    monkeypatch.setattr(solver.analysis, "_engine", recording)
+    monkeypatch.setattr(service.server, "_engine", recording)
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=16)) as background:
+        with Client(background.address, timeout=60) as c:
+            c.analyse(EXAMPLE)
+            c.hint(EXAMPLE)
+            c.analyse_play(play_data())
+            c.trump_table({"game": "klaberjass", "deal": deal_of("klaberjass", 3)})
+            c.verify_puzzle(EXAMPLE, {"best": ["S8"]})
+    assert sizes and set(sizes) == {16}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("localhost", 0))
