@@ -2221,7 +2221,9 @@ cdef class Engine:
 
     def cancel(self):
         """Stop the search running in another thread soon (within a few thousand
-        nodes); its result is then marked not exact with the limit "cancelled"."""
+        nodes); its result is then marked not exact with the limit "cancelled".  Only
+        that search: the next one on this engine starts afresh (analyse_play,
+        trump_table and verify_puzzle run several; the service checks between them)."""
         self.cancel_requested = 1
 
     cdef void _new_generation(self):
