@@ -106,14 +106,16 @@ def main(argv: list[str] | None = None) -> None:
     print(f"deals {args.deals}, table {args.tt_megabytes} MB ({engine.tt_entries} entries), cap {args.max_seconds} s")
     print(f"{'talon':>5} {'median s':>9} {'p90 s':>9} {'max s':>9} {'med nodes':>11} {'max nodes':>11} {'capped':>6}")
     for level in levels:
-        times, nodes, capped = [], [], 0
+        times: list[float] = []
+        nodes: list[int] = []
+        capped = 0
         for states in deals:
             position = states[level]
             engine.clear()
             t0 = time.perf_counter()
             if args.analyse:
                 result = analyse(position, time_limit=args.max_seconds, engine=engine)
-                r = {"stopped": result.limit, "nodes": result.nodes}
+                r: dict[str, Any] = {"stopped": result.limit, "nodes": result.nodes}
             else:
                 r = engine.search(engine_state(position), -30000, 30000, time_limit=args.max_seconds)
             dt = time.perf_counter() - t0

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from typing import Any
 
 from .deals import DEAL_SETS, deals
 from .levers import HEAD, compare, parse_setting, print_row
@@ -28,7 +29,8 @@ def positions(key: str, n: int, tricks: int, seed: int = 7) -> list:
     for deal in deals(key, n):
         pos = load_position(deal)
         for _ in range(tricks * pos.rules.n_players):
-            pos = pos.play(rng.choice(pos.legal_moves()))
+            move: Any = rng.choice(pos.legal_moves())
+            pos = pos.play(move)
         result.append(pos)
     return result
 

@@ -45,6 +45,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from .deals import deals
@@ -80,7 +81,7 @@ def ns_points(value: int, side: int) -> int:
 # --- colver ------------------------------------------------------------------------
 
 
-def colver_env(deal: dict[str, Any], played: list[str] = ()) -> Any:
+def colver_env(deal: dict[str, Any], played: Sequence[str] = ()) -> Any:
     """A colver Env at the start of `deal`'s play, then after the cards `played`."""
     import colver
 
@@ -123,7 +124,7 @@ def our_values(position: Any, tt_megabytes: int) -> tuple[dict[str, int], float,
     elapsed = (time.perf_counter() - started) * 1000.0
     if not result.exact:
         raise RuntimeError(f"inexact result without a limit: {result}")
-    values = {m.move: ns_points(int(m.value), result.side) for m in result.moves}
+    values = {m.move: ns_points(int(m.value), result.side) for m in result.moves if m.value is not None}
     return values, elapsed, result.nodes
 
 

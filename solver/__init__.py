@@ -11,6 +11,7 @@ each played card cost), `trump_table` (the value of a deal for every trump) and
 
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
+from typing import Any
 
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint
 from .batch import analyse_many
@@ -84,7 +85,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:  # Any: the compiled classes have no stubs
     if name == "Engine":  # the compiled engine, imported on first use
         from ._engine import Engine
 
