@@ -23,6 +23,7 @@ from .besigue_random import random_deal
 from .test_features import EXAMPLE, deal_of, playout
 
 ROOT = Path(__file__).resolve().parent.parent
+PLIS = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]  # the command, run from ROOT
 SECOND = {**EXAMPLE, "options": {"rules": "rotterdam"}}
 BAD_CARD = {**EXAMPLE, "hands": ["HJ H9 SX", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"]}
 
@@ -126,24 +127,11 @@ def test_a_flag_out_of_range_is_a_usage_error_not_every_lines(
     assert status == 2 and not out and message in err
 
 
-def test_lines_fed_through_a_pipe_are_answered_as_they_come() -> None:
-    """An app asking for hints during play writes a position and waits for its answer."""
-    command = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())", "hint"]
-    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT) as child:
-        assert child.stdin is not None and child.stdout is not None
-        for _ in range(2):
-            child.stdin.write(json.dumps(EXAMPLE) + "\n")
-            child.stdin.flush()
-            ready, _, _ = select.select([child.stdout], [], [], 60)
-            assert ready, "no answer before the next line or the end of the input"
-            assert json.loads(child.stdout.readline())["best"] == ["S8"]
-        child.stdin.close()
-        assert child.wait(60) == 0 and child.stdout.read() == ""
-
-
-def test_lines_fed_through_a_pipe_are_answered_as_they_come_with_two_jobs() -> None:
-    """More jobs read ahead, but an answer still does not wait for the next line."""
-    command = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())", "hint", "--jobs", "2"]
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_lines_fed_through_a_pipe_are_answered_as_they_come(jobs: str) -> None:
+    """An app asking for hints during play writes a position and waits for its answer
+    (more jobs read ahead, but an answer still does not wait for the next line)."""
+    command = [*PLIS, "hint", "--jobs", jobs]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT) as child:
         assert child.stdin is not None and child.stdout is not None
         for _ in range(3):
@@ -162,8 +150,7 @@ def test_ctrl_c_stops_a_long_search_and_keeps_the_answers_written(tmp_path: Path
     with the answer to the line before it already out."""
     endless = random_deal(random.Random(1)).to_dict()
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, endless])
-    command = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())", "hint",
-               "--jobs", jobs, str(source)]
+    command = [*PLIS, "hint", "--jobs", jobs, str(source)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as child:
         assert child.stdout is not None and child.stderr is not None
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -98,35 +99,9 @@ def test_default_engines_are_per_thread() -> None:
     assert answers == [expected] * 3
 
 
-def test_an_engine_refuses_a_second_thread_while_busy() -> None:
-    engine = Engine(1)
-    position = full_deal("jass", 5, trump="H")
-    errors: list[Exception] = []
-    started = threading.Event()
-
-    def long_solve() -> None:
-        started.set()
-        analyse(position, engine=engine, time_limit=1.0)
-
-    t = threading.Thread(target=long_solve)
-    t.start()
-    started.wait()
-    # the first thread holds the engine for up to a second; a second caller is told so
-    for _ in range(200):
-        try:
-            analyse(position, engine=engine, node_limit=10)
-        except RuntimeError as exc:
-            errors.append(exc)
-            break
-        threading.Event().wait(0.005)
-    t.join()
-    assert errors and "another thread" in str(errors[0])
-
-
-def test_an_engine_refuses_to_clear_its_table_under_another_threads_search() -> None:
-    """Clearing empties the table a search is using: refused, like a second search
-    (an audit found exact results wrong with clear() called meanwhile)."""
-    engine = Engine(1)
+def refused_while_another_thread_solves(engine: Engine, call: Callable[[], object]) -> list[Exception]:
+    """What `call` raises, tried again and again while another thread runs a search of up
+    to a second on `engine` (a Jass deal under a time limit)."""
     position = full_deal("jass", 5, trump="H")
     refused: list[Exception] = []
     started = threading.Event()
@@ -140,12 +115,28 @@ def test_an_engine_refuses_to_clear_its_table_under_another_threads_search() -> 
     started.wait()
     for _ in range(200):
         try:
-            engine.clear()
+            call()
         except RuntimeError as exc:
             refused.append(exc)
             break
         threading.Event().wait(0.005)
     t.join()
+    return refused
+
+
+def test_an_engine_refuses_a_second_thread_while_busy() -> None:
+    engine = Engine(1)
+    position = full_deal("jass", 5, trump="H")
+    # the first thread holds the engine for up to a second; a second caller is told so
+    errors = refused_while_another_thread_solves(engine, lambda: analyse(position, engine=engine, node_limit=10))
+    assert errors and "another thread" in str(errors[0])
+
+
+def test_an_engine_refuses_to_clear_its_table_under_another_threads_search() -> None:
+    """Clearing empties the table a search is using: refused, like a second search
+    (an audit found exact results wrong with clear() called meanwhile)."""
+    engine = Engine(1)
+    refused = refused_while_another_thread_solves(engine, engine.clear)
     assert refused and "another thread" in str(refused[0])
     engine.clear()  # once the search is done, it may
 
