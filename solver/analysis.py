@@ -150,6 +150,12 @@ def check_limits(time_limit: Any, node_limit: Any) -> None:
             raise OptionError("node_limit", f"must be at most {MOST_NODES}, got {node_limit}")
 
 
+def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:
+    """A PositionError naming `hands` if the deal of `pos` is over."""
+    if pos.is_over:
+        raise PositionError("hands", f"the deal is over: there is no move to {verb}")
+
+
 def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:
     """`engine` if the caller gave one, else this thread's engine with a table of
     `tt_megabytes` (checked) or of the position's default size."""
@@ -197,8 +203,7 @@ def analyse(
     if objective is not None:
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
-    if pos.is_over:
-        raise PositionError("hands", "the deal is over: there is no move to analyse")
+    require_a_move(pos)
     started = time.perf_counter()
     if isinstance(pos, BesiguePosition):
         if engine_options:
@@ -270,8 +275,7 @@ def hint(
     if objective is not None:
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
-    if pos.is_over:
-        raise PositionError("hands", "the deal is over: there is no move to suggest")
+    require_a_move(pos, "suggest")
     if has_transform(pos):
         # several engine values map to one objective value: value every move
         result = analyse(pos, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes, engine=engine)

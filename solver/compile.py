@@ -115,7 +115,7 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     `engine_options` switch search levers on (1) or off (0), for measuring them."""
     rules = pos.rules
     levers = tuple(sorted((engine_options or {}).items()))
-    key = (type(rules), repr(sorted(rules.options.items())), rules.trump, rules.contract_seat, pos.objective, pos.side, levers)
+    key = (rules, pos.objective, pos.side, levers)  # rules compare by game, options, trump and contract seat
     kept: dict[tuple[Any, ...], tuple[dict[str, Any], dict[Card, int]]] | None = getattr(_local, "rules_specs", None)
     if kept is None or len(kept) >= RULES_SPECS_KEPT:
         kept = _local.rules_specs = {}
