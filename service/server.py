@@ -52,8 +52,8 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import Hint, Result, _engine, analyse, hint
-from solver.errors import PlisError, PositionError
+from solver.analysis import Hint, Result, _engine, analyse, hint, require_a_move
+from solver.errors import PlisError
 from solver.features import Claim, analyse_play, check_first, trump_table, verify_puzzle
 from solver.position import AnyPosition, load_position
 
@@ -232,8 +232,8 @@ def _position(message: pb.Position, to_play: bool = True) -> AnyPosition:
     over), checked here so that the error names its path in the request."""
     try:
         position = load_position(convert.position_to_dict(message))
-        if to_play and position.is_over:
-            raise PositionError("hands", "the deal is over: there is no move to analyse")
+        if to_play:
+            require_a_move(position)
     except PlisError as exc:
         raise InvalidRequest(exc, "position.") from None
     return position
@@ -499,17 +499,22 @@ def _denied(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         await context.abort(grpc.StatusCode.UNAUTHENTICATED, _DENIED)
         yield None  # pragma: no cover - makes this an async generator
 
+    return _handler_like(handler, streaming if handler.response_streaming else unary)
+
+
+def _handler_like(handler: grpc.RpcMethodHandler, behaviour: Any, request_deserializer: Any = None) -> grpc.RpcMethodHandler:
+    """A handler of `handler`'s kind (streaming or not, each way) that runs `behaviour`,
+    with `handler`'s serializers (or `request_deserializer` instead of its own)."""
     kinds = {
         (False, False): grpc.unary_unary_rpc_method_handler,
         (True, False): grpc.stream_unary_rpc_method_handler,
         (False, True): grpc.unary_stream_rpc_method_handler,
         (True, True): grpc.stream_stream_rpc_method_handler,
     }
-    key = (bool(handler.request_streaming), bool(handler.response_streaming))
-    make: Any = kinds[key]
+    make: Any = kinds[(bool(handler.request_streaming), bool(handler.response_streaming))]
     return make(  # type: ignore[no-any-return]
-        streaming if key[1] else unary,
-        request_deserializer=handler.request_deserializer,
+        behaviour,
+        request_deserializer=request_deserializer or handler.request_deserializer,
         response_serializer=handler.response_serializer,
     )
 
@@ -552,28 +557,18 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         await _abort(context, grpc.StatusCode.INVALID_ARGUMENT,
                      _error_status(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", "request", message))
 
-    if handler.response_streaming:
-        behaviour = handler.unary_stream
-
-        async def streaming(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            if isinstance(request, _Undecodable):
-                await refuse(request, context)
-            async for answer in behaviour(request, context):  # type: ignore[misc]
-                yield answer
-
-        return grpc.unary_stream_rpc_method_handler(
-            streaming, request_deserializer=lenient, response_serializer=handler.response_serializer
-        )
-    unary_behaviour = handler.unary_unary
+    async def streaming(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        if isinstance(request, _Undecodable):
+            await refuse(request, context)
+        async for answer in handler.unary_stream(request, context):  # type: ignore[misc]
+            yield answer
 
     async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
         if isinstance(request, _Undecodable):
             await refuse(request, context)
-        return await unary_behaviour(request, context)  # type: ignore[misc]
+        return await handler.unary_unary(request, context)  # type: ignore[misc]
 
-    return grpc.unary_unary_rpc_method_handler(
-        unary, request_deserializer=lenient, response_serializer=handler.response_serializer
-    )
+    return _handler_like(handler, streaming if handler.response_streaming else unary, lenient)
 
 
 # --- starting and stopping ------------------------------------------------------------------------
