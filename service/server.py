@@ -186,13 +186,18 @@ class Guard:
         node_limit: int | None = None,
         engine: Any = None,
         objective: str | None = None,
+        exact_moves: tuple[str, ...] | None = None,
     ) -> Result:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
         engine = engine if engine is not None else self.worker_engine()
 
         def search(limit: float, nodes: int | None) -> Result:
             return self._search(
-                engine, lambda: analyse(position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine)
+                engine,
+                lambda: analyse(
+                    position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine,
+                    exact_moves=exact_moves,
+                ),
             )
 
         return self.run(search, time_limit, node_limit)

@@ -1943,6 +1943,23 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
     return search(c, alpha, beta)
 
 
+cdef uint64_t root_stand_ins(Ctx* c, uint64_t wanted, int* moves, int n) noexcept nogil:
+    """The root moves that stand for the cards of `wanted`: each card, or the next
+    stronger card in play it was merged with (order_moves keeps one card a run)."""
+    cdef uint64_t searched = 0, found = 0, in_play = c.s.in_hands | c.s.trick_cards
+    cdef int i, b
+    for i in range(n):
+        searched |= <uint64_t>1 << moves[i]
+    while wanted:
+        b = __builtin_ctzll(wanted)
+        wanted &= wanted - 1
+        while b >= 0 and not (searched >> b) & 1:
+            b = next_in_play(c.t, in_play, b)
+        if b >= 0:
+            found |= <uint64_t>1 << b
+    return found
+
+
 cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bint* exact) noexcept nogil:
     """After a root move: its exact value if it beats `best`, `best` if it equals it,
     else one step worse than `best` (best - 1 for the maximising side, not exact)."""
@@ -2237,7 +2254,7 @@ cdef class Engine:
         self.run_points_ready = False
 
     def solve(self, dict spec, double time_limit=0.0, long long node_limit=0, bint all_moves=True, bint want_line=True,
-              int horizon=0):
+              int horizon=0, uint64_t exact_moves=0):
         """Search the position described by `spec` (see solver/compile.py).
 
         Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
@@ -2247,17 +2264,21 @@ cdef class Engine:
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
         (the current one included) and what follows shared out evenly; additive
         values only, and only in a table of its own (its entries are not values).
+        Without `all_moves`, the cards of the mask `exact_moves` are valued exactly
+        too (a card merged with an equivalent one through it); `worse` then gives,
+        for each other card shown worse than the best, a bound on its value: one
+        step worse than a value some other card reaches.
         """
         if self.busy:
             raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
         self.busy = True
         try:
-            return self._solve(spec, time_limit, node_limit, all_moves, want_line, horizon)
+            return self._solve(spec, time_limit, node_limit, all_moves, want_line, horizon, exact_moves)
         finally:
             self.busy = False
 
     cdef object _solve(self, dict spec, double time_limit, long long node_limit, bint all_moves, bint want_line,
-                       int horizon):
+                       int horizon, uint64_t exact_moves):
         cdef Ctx c
         cdef Undo u
         cdef int i, n, v, best, alpha, beta, line_len = 0, best_bit = -1, best_mode = 0, settle
@@ -2267,6 +2288,7 @@ cdef class Engine:
         cdef int line[64]
         cdef bint solved[64]
         cdef bint is_best[64]
+        cdef bint worse[64]  # shown worse than the best, not valued
         cdef int line_scores[MAX_SEATS]
         cdef int j, guess, lo, hi
         cdef int64_t move_nodes[64]
@@ -2317,10 +2339,12 @@ cdef class Engine:
             n = order_moves(&c, legal, 255, moves)
             if c.t.root_order and horizon == 0 and n > 1:
                 order_root_moves(&c, moves, n, maximising)
+            exact_moves = root_stand_ins(&c, exact_moves & legal, moves, n)
             best = -INF if maximising else INF
             for i in range(n):
                 solved[i] = False
                 is_best[i] = False
+                worse[i] = False
             for i in range(n):
                 move_nodes[i] = c.nodes
                 move_passes[i] = c.passes
@@ -2334,7 +2358,7 @@ cdef class Engine:
                             guess = values[j]
                     v = value_by_plan(&c, guess)
                     solved[i] = True
-                elif all_moves or i == 0:
+                elif all_moves or i == 0 or (exact_moves >> moves[i]) & 1:
                     if self.tables.null_window_root:
                         guess = values[i - 1] if i > 0 else value_base(c.t, &c.s)
                         if c.t.suit_guess:
@@ -2359,6 +2383,7 @@ cdef class Engine:
                 else:
                     # the best move(s) only: is this one better, or as good?
                     v = better_or_equal(&c, best, maximising, &modes[i], &solved[i])
+                    worse[i] = not solved[i] and not c.aborted
                 unplay(&c, moves[i], &u)
                 move_nodes[i] = c.nodes - move_nodes[i]
                 move_passes[i] = c.passes - move_passes[i]
@@ -2408,10 +2433,13 @@ cdef class Engine:
             self._new_generation()  # the estimates' entries must not serve a later search
         result_values = {}
         best_moves = []
+        worse_bounds = {}
         for i in range(n):
             result_values[moves[i]] = values[i] if solved[i] else None
             if is_best[i] and not c.aborted:
                 best_moves.append(moves[i])
+            if worse[i]:
+                worse_bounds[moves[i]] = values[i]
         # cards merged with an equivalent one take its value
         for bit in range(MAX_BITS):
             if (legal >> bit) & 1 and bit not in result_values:
@@ -2419,6 +2447,8 @@ cdef class Engine:
                 result_values[bit] = result_values[stand_in]
                 if stand_in in best_moves:
                     best_moves.append(bit)
+                if stand_in in worse_bounds:
+                    worse_bounds[bit] = worse_bounds[stand_in]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
         return {
             "values": result_values,
@@ -2432,6 +2462,7 @@ cdef class Engine:
             "line_scores": [line_scores[i] for i in range(self.tables.n_sides)] if line_len else None,
             "best": best_bit if not c.aborted else None,
             "best_moves": sorted(best_moves),
+            "worse": worse_bounds,
             "value": best if not c.aborted and best_bit >= 0 else None,
         }
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .besigue import BesiguePosition
-from .errors import OptionError, PositionError, above_zero, at_least_one, parse_json, table_megabytes
+from .cards import Card
+from .errors import IllegalMoveError, OptionError, PositionError, above_zero, at_least_one, parse_json, table_megabytes
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -188,6 +189,7 @@ def analyse(
     tt_megabytes: int | None = None,
     engine: Any = None,
     engine_options: Mapping[str, int] | None = None,
+    exact_moves: Iterable[str] | None = None,
 ) -> Result:
     """Value every legal move of `position` exactly (or within the limits given).
 
@@ -196,6 +198,14 @@ def analyse(
     a `solver.Engine` of your own (its table is kept between calls); otherwise the
     thread's engine with a table of `tt_megabytes` (default: `default_tt_megabytes`).
     `engine_options` switch search levers off for measurement (solver.compile).
+
+    `exact_moves` (legal moves, as "HJ"): value exactly only the best moves and
+    these.  Every other move is only shown to be worse than the best: its value is
+    None, with `lower`/`upper` bounds, as when a limit stops a search; the value,
+    `best` and `points` are those of a full analysis, found in a fraction of its
+    time (a hint's search).  Where one value of the objective stands for several
+    of the engine's (`all_tricks`, `pomme`, Klaberjass `score`), and in Bésigue,
+    every move is valued all the same.
     """
     from .compile import solve
 
@@ -204,6 +214,7 @@ def analyse(
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
     require_a_move(pos)
+    focus = _exact_moves(pos, exact_moves)
     started = time.perf_counter()
     if isinstance(pos, BesiguePosition):
         if engine_options:
@@ -212,9 +223,34 @@ def analyse(
         outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=True)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
-        outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options)
+        outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options,
+                        exact_moves=focus)
     elapsed = (time.perf_counter() - started) * 1000.0
     return _result(pos, outcome, elapsed)
+
+
+def _exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any] | None:
+    """The legal moves (cards) named by `exact_moves`, or None to value every move."""
+    if moves is None:
+        return None
+    if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
+        raise OptionError("exact_moves", f"must be a list of moves, got {moves!r}")
+    moves = list(moves)
+    if isinstance(pos, BesiguePosition):
+        for i, move in enumerate(moves):
+            pos.play(move, f"exact_moves[{i}]")  # an error if it is not a legal move
+        return None  # its own search: every move valued
+    if has_transform(pos):
+        return None  # several of the engine's values make one of the objective's: value every move
+    legal = set(pos.legal_moves())
+    cards = []
+    for i, move in enumerate(moves):
+        card = Card.parse(move, f"exact_moves[{i}]")
+        if card not in legal:
+            shown = " ".join(sorted(str(m) for m in legal))
+            raise IllegalMoveError(f"exact_moves[{i}]", f"{card} is not a legal move here (legal: {shown})")
+        cards.append(card)
+    return cards
 
 
 def _solve_besigue(

@@ -9,7 +9,7 @@ into cards and the objective's values (RULES.md, "Value of a position").
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -239,18 +239,34 @@ def solve(
     node_limit: int | None = None,
     all_moves: bool = True,
     engine_options: Mapping[str, int] | None = None,
+    exact_moves: Iterable[Card] | None = None,
 ) -> Outcome:
-    """Run the engine on `pos` and return the objective's values per move."""
+    """Run the engine on `pos` and return the objective's values per move.
+
+    With `exact_moves`, only the best moves and those are valued: every other move
+    is shown worse than the best (no value, a bound), and the line is kept."""
     spec = build_spec(pos, engine_options)
     bits = spec.pop("_bits")
     card_of = {b: c for c, b in bits.items()}
-    raw = engine.solve(spec, time_limit or 0.0, node_limit or 0, all_moves, all_moves)
+    want_line = all_moves
+    mask = 0
+    if exact_moves is not None:
+        all_moves, want_line = False, True
+        for card in exact_moves:
+            mask |= 1 << bits[card]
+    raw = engine.solve(spec, time_limit or 0.0, node_limit or 0, all_moves, want_line, 0, mask)
     convert = _converter(pos)
     values: dict[Card, Value | None] = {}
     bounds: dict[Card, tuple[int, int]] = {}
     unsolved = [card_of[bit] for bit, v in raw["values"].items() if v is None]
     if unsolved:  # bounds for the moves a limit left (rare: not worth their time otherwise)
         bounds = dict.fromkeys(unsolved, static_bounds(pos))
+    for bit, bound in raw["worse"].items():
+        # at most one step worse than another move's value, for the analysed side
+        # (the engine maximises its value; `convert` keeps or reverses the order)
+        lo, hi = bounds[card_of[bit]]
+        worst = convert(bound)
+        bounds[card_of[bit]] = (lo, min(hi, worst)) if convert(bound + 1) > worst else (max(lo, worst), hi)
     for bit, v in raw["values"].items():
         values[card_of[bit]] = convert(v) if v is not None else None
     best = card_of[raw["best"]] if raw["best"] is not None else None

@@ -1,4 +1,4 @@
-"""The timing command of issue 3 (benchmarks/run.py): its table and its yardstick."""
+"""The timing commands of issue 3 (benchmarks/run.py, benchmarks/features.py): their tables and the yardstick."""
 
 from __future__ import annotations
 
@@ -34,3 +34,18 @@ def test_no_yardstick_when_asked_for_none() -> None:
 def test_the_yardstick_times_colver_in_a_child_process() -> None:
     ms = yardstick(2)
     assert ms is not None and 0.0 < ms < 60_000.0
+
+
+def test_the_features_benchmark_compares_both_searches(capfd: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import features
+
+    assert features.main(["--games", "putz", "bassadewitz", "--deals", "2"]) == 0
+    rows = [line.split() for line in capfd.readouterr().out.splitlines()[1:]]
+    # Bassadewitz has no trump: no trump table
+    assert [row[:3] for row in rows] == [
+        ["putz", "play", "2"], ["putz", "trumps", "2"], ["putz", "puzzle", "2"],
+        ["bassadewitz", "play", "2"], ["bassadewitz", "puzzle", "2"],
+    ]
+    assert all(row[-1] == "0" for row in rows)  # no answer differs
+    row = features.compare("belote", "play", 2, seed=1)
+    assert row["differ"] == 0 and len(row["focused"]) == len(row["full"]) == 2
