@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from solver.analysis import Hint, Result
+from solver.analysis import Hint, Result, check_exact_moves
 from solver.besigue import BesiguePosition
 from solver.errors import PlisError, above_zero
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first
@@ -140,6 +140,23 @@ class _Base:
         return cls._checked(position, for_trumps)[0]
 
     @classmethod
+    def _analyse_request(
+        cls, position: PositionLike, limits: pb.SearchLimits, exact_moves: Iterable[str] | None
+    ) -> pb.AnalyseRequest:
+        message, loaded = cls._checked(position)
+        request = pb.AnalyseRequest(position=message, limits=limits)
+        if exact_moves is not None:
+            moves = exact_moves if isinstance(exact_moves, str) else list(exact_moves)
+            try:
+                check_exact_moves(loaded, moves)
+            except PlisError as exc:  # its path in the request, as the server names it
+                exc.field = exc.field.replace("exact_moves", "exact_moves.moves", 1)
+                raise convert.in_request(exc, "") from None
+            request.exact_moves.moves.extend(moves)
+            request.exact_moves.SetInParent()  # set even when it names no move
+        return request
+
+    @classmethod
     def _play_request(
         cls, position: PositionLike, first: int, limits: pb.SearchLimits
     ) -> pb.AnalysePlayRequest:
@@ -247,9 +264,11 @@ class Client(_Base):
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
+        exact_moves: Iterable[str] | None = None,
     ) -> Result:
-        """Like `solver.analyse`: every legal move with its value."""
-        request = pb.AnalyseRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        """Like `solver.analyse`: every legal move with its value (with `exact_moves`,
+        only the best moves' and these)."""
+        request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves)
         return convert.result_from(self._unary(self.stub.Analyse, request, timeout).result)
 
     def hint(
@@ -396,8 +415,9 @@ class AsyncClient(_Base):
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
+        exact_moves: Iterable[str] | None = None,
     ) -> Result:
-        request = pb.AnalyseRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves)
         return convert.result_from((await self._unary(self.stub.Analyse, request, timeout)).result)
 
     async def hint(

@@ -214,7 +214,7 @@ def analyse(
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
     require_a_move(pos)
-    focus = _exact_moves(pos, exact_moves)
+    focus = check_exact_moves(pos, exact_moves)
     started = time.perf_counter()
     if isinstance(pos, BesiguePosition):
         if engine_options:
@@ -229,8 +229,9 @@ def analyse(
     return _result(pos, outcome, elapsed)
 
 
-def _exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any] | None:
-    """The legal moves (cards) named by `exact_moves`, or None to value every move."""
+def check_exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any] | None:
+    """The legal moves (cards) `analyse`'s `exact_moves` names, None where every move
+    is to be valued; an error naming `exact_moves[i]` for one that is not legal."""
     if moves is None:
         return None
     if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):

@@ -121,6 +121,27 @@ def test_analyse_matches_the_library(client: Client) -> None:
         assert remote.line and remote.moves == local.moves
 
 
+def test_analyse_with_exact_moves_matches_the_library(server: BackgroundServer, client: Client) -> None:
+    focused = 0
+    for position in POSITIONS:
+        named = [str(position.legal_moves()[-1])]
+        for moves in (named, []):
+            remote = client.analyse(position, exact_moves=moves)
+            assert same_result(remote, analyse(position, exact_moves=moves)), position.to_dict()
+            focused += sum(m.value is None for m in remote.moves)
+    assert focused > 0  # some moves were only shown worse than the best
+    # bad moves are refused by the client, and by the server with their path in the request
+    with pytest.raises(IllegalMoveError) as info:
+        client.analyse(EXAMPLE, exact_moves=["S8", "HJ"])
+    assert info.value.field == "exact_moves.moves[1]"
+    with grpc.insecure_channel(server.address) as channel:
+        request = pb.AnalyseRequest(position=convert.position_from_dict(EXAMPLE), exact_moves=pb.MoveSelection(moves=["XX"]))
+        with pytest.raises(grpc.RpcError) as raised:
+            pb_grpc.SolverStub(channel).Analyse(request, timeout=5)
+    code, details = error_info(raised.value)
+    assert details.reason == "INVALID_CARD" and details.metadata["field"] == "exact_moves.moves[0]"
+
+
 def test_hint_matches_the_library(client: Client) -> None:
     for position in POSITIONS:
         assert same_hint(client.hint(position), hint(position))

@@ -155,12 +155,20 @@ class Error(_message.Message):
     def __init__(self, reason: _Optional[str] = ..., field: _Optional[str] = ..., message: _Optional[str] = ..., index: _Optional[int] = ...) -> None: ...
 
 class AnalyseRequest(_message.Message):
-    __slots__ = ("position", "limits")
+    __slots__ = ("position", "limits", "exact_moves")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
+    EXACT_MOVES_FIELD_NUMBER: _ClassVar[int]
     position: Position
     limits: SearchLimits
-    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
+    exact_moves: MoveSelection
+    def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ..., exact_moves: _Optional[_Union[MoveSelection, _Mapping]] = ...) -> None: ...
+
+class MoveSelection(_message.Message):
+    __slots__ = ("moves",)
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AnalyseResponse(_message.Message):
     __slots__ = ("result",)
