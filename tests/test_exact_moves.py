@@ -148,3 +148,23 @@ def test_a_puzzle_reports_the_claimed_moves_exactly() -> None:
     assert verdict.exact and verdict.value == full.value and verdict.best == full.best
     assert [(m.move, m.value) for m in verdict.claimed] == [(m, values[m]) for m in claimed]
     assert verdict.best_holds == all(m in full.best for m in claimed)
+
+
+@pytest.mark.parametrize("game", ["jass", "putz", "klaverjas"])
+def test_exact_moves_under_a_node_limit_keep_sound_bounds(game: str) -> None:
+    # deep enough for the limit (checked every 4,096 nodes) to stop the search; the
+    # full analysis, held against the reference elsewhere, gives the true values
+    limited = 0
+    for position in random_positions(game, 1, seed=6, min_tricks=6, max_tricks=7):
+        expected = {m.move: m.value for m in analyse(position, engine=Engine(8)).moves}
+        named = [str(position.legal_moves()[0])]
+        for node_limit in (1, 10_000):
+            result = analyse(position, engine=Engine(1), exact_moves=named, node_limit=node_limit)
+            limited += not result.exact
+            for move in result.moves:
+                if move.value is not None:
+                    assert move.value == expected[move.move]
+                else:
+                    assert move.lower is not None and move.upper is not None
+                    assert move.lower <= expected[move.move] <= move.upper, (position.to_dict(), move)
+    assert limited > 0
