@@ -67,7 +67,7 @@ def estimate_quality(engine: BesigueEngine, positions: list[BesiguePosition]) ->
             sign = 1 if position.side == 0 else -1
             engine.clear()
             t0 = time.perf_counter()
-            estimates = _value_moves(engine, _Budget(None, None), children, now, sign, True, horizon)
+            estimates = _value_moves(engine, _Budget(None, None, engine.cancels), children, now, sign, True, horizon)
             times.append(time.perf_counter() - t0)
             chosen = max(estimates, key=lambda m: (estimates[m], -list(children).index(m)))
             loss = max(values.values()) - values[chosen]

@@ -1157,6 +1157,7 @@ cdef class BesigueEngine:
     cdef object signature
     cdef bint busy
     cdef volatile int cancel_requested
+    cdef readonly long long cancels  # cancel() calls so far: analyses of many searches stop at a change
     cdef Ctx ctx
     cdef public dict options
 
@@ -1195,6 +1196,7 @@ cdef class BesigueEngine:
         """Stop the search running in another thread soon (within a few thousand
         nodes); its result then says stopped="cancelled"."""
         self.cancel_requested = 1
+        self.cancels += 1
 
     cdef void _new_generation(self):
         self.generation += 1

@@ -2162,6 +2162,7 @@ cdef class Engine:
     cdef bint run_points_ready
     cdef bint busy
     cdef volatile int cancel_requested
+    cdef readonly long long cancels  # cancel() calls so far: analyses of many searches stop at a change
 
     def __cinit__(self, object tt_megabytes=32):
         tt_megabytes = table_megabytes(tt_megabytes)  # an OptionError names a bad size
@@ -2238,10 +2239,12 @@ cdef class Engine:
 
     def cancel(self):
         """Stop the search running in another thread soon (within a few thousand
-        nodes); its result is then marked not exact with the limit "cancelled".  Only
-        that search: the next one on this engine starts afresh (analyse_play,
-        trump_table and verify_puzzle run several; the service checks between them)."""
+        nodes); its result is then marked not exact with the limit "cancelled".  The
+        next search on this engine starts afresh, but `analyse_play` and
+        `trump_table`, which run several, search no further once this is called
+        (they watch `cancels`), whether or not a search was running."""
         self.cancel_requested = 1
+        self.cancels += 1
 
     cdef void _new_generation(self):
         self.generation += 1

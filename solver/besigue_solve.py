@@ -71,16 +71,19 @@ def possible_melds(pos: BesiguePosition) -> list[int]:
 
 
 class _Budget:
-    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
+    def __init__(self, time_limit: float | None, node_limit: int | None, cancels: int) -> None:
         self.deadline = time.perf_counter() + time_limit if time_limit else None
         self.nodes_left = node_limit or 0
         self.limited = node_limit is not None and node_limit > 0
         self.nodes = 0
         self.stopped: str | None = None
+        self.cancels = cancels  # the engine's cancel() count when the solve began
 
     def search(self, engine: Any, pos: BesiguePosition, alpha: int, beta: int, horizon: int = 0) -> int | None:
         """The engine's fail-soft value of `pos` in (alpha, beta), or None if a limit stopped it
         (with a `horizon`, the estimate of the engine's horizon search)."""
+        if engine.cancels != self.cancels:  # cancelled, perhaps between two searches
+            self.stopped = "cancelled"
         if self.stopped:
             return None
         time_left = 0.0
@@ -113,7 +116,7 @@ def solve_besigue(
     all_moves: bool = True,
 ) -> Outcome:
     """Values of the legal moves of `pos` for the side to move (final score difference)."""
-    budget = _Budget(time_limit, node_limit)
+    budget = _Budget(time_limit, node_limit, engine.cancels)
     sign = 1 if pos.side == 0 else -1
     children = {move: pos.play(move) for move in pos.legal_moves()}
     now = {move: child.scored[0] - child.scored[1] for move, child in children.items()}
@@ -151,7 +154,7 @@ def solve_besigue(
         # points) is finished even past a limit.  The line costs little beside the
         # values (2 to 27% of the nodes on 16 positions, the table being warm); cut at
         # the limit, an exact result came out without its points
-        line_budget = _Budget(None, None)
+        line_budget = _Budget(None, None, engine.cancels)
         outcome.line = best_line(pos, engine, line_budget, sign * best - (pos.scored[0] - pos.scored[1]))
         outcome.nodes += line_budget.nodes
     return outcome

@@ -49,6 +49,19 @@ def _search(
     )
 
 
+class _CancelWatch:
+    """Whether the engine's `cancel()` was called since the analysis began: an analysis
+    of several searches then searches no further (a cancel between two searches would
+    otherwise be lost, as each search starts afresh)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.start = getattr(engine, "cancels", None)
+
+    def __call__(self) -> bool:
+        return self.start is not None and self.engine.cancels != self.start
+
+
 # --- play analysis ------------------------------------------------------------------
 
 
@@ -150,11 +163,16 @@ def analyse_play(
     current = start_of_deal(pos)
     check_first(first, pos)
     eng = engine_for(current, engine, tt_megabytes)
+    cancelled = _CancelWatch(eng)
     cards: list[PlayedCard] = []
     nodes, time_ms, exact = 0, 0.0, True
     played: tuple[Any, ...] = pos.played
     for index, card in enumerate(played):
-        if index >= first:
+        if index >= first and cancelled():
+            exact = False
+            forced = len(current.legal_moves()) == 1
+            cards.append(PlayedCard(index, current.to_move, current.side, str(card), None, None, None, (), forced, False))
+        elif index >= first:
             result = _search(solve, current, eng, time_limit, node_limit, (str(card),))
             nodes += result.nodes
             time_ms += result.time_ms
@@ -279,6 +297,7 @@ def trump_table(
         extra = tuple(s - b for s, b in zip(base.scored, rules.deal_bonuses(hands)))
     sides: tuple[int | None, ...] = (0, 1) if game.CONTRACT_FIELD is not None else (None,)
     eng = engine_for(base, engine, tt_megabytes)
+    cancelled = _CancelWatch(eng)
     entries: list[TrumpEntry] = []
     nodes, time_ms = 0, 0.0
     for trump in game.TRUMPS:
@@ -293,6 +312,9 @@ def trump_table(
             }
             if side is not None:
                 data[str(game.CONTRACT_FIELD)] = side  # seat `side` is of side `side`
+            if cancelled():
+                entries.append(TrumpEntry(trump, side, None, (), None, False))
+                continue
             pos = Position.from_dict(data)
             result = _search(solve, pos, eng, time_limit, node_limit, ())
             nodes += result.nodes

@@ -7,10 +7,11 @@ import random
 import threading
 
 import pytest
+from solver._besigue import BesigueEngine
 
 from solver import analyse, analyse_play, hint, load_position, trump_table, verify_puzzle
 from solver.besigue import BesiguePosition, reference_values
-from solver.besigue_solve import future_reach
+from solver.besigue_solve import future_reach, solve_besigue
 from solver.errors import IllegalMoveError, PositionError
 from tests.besigue_random import random_deal, random_move, random_position, small_position
 
@@ -217,3 +218,28 @@ def test_raw_equals_score_in_besigue() -> None:
         score, raw = analyse(position), analyse(position.with_objective("raw"))
         assert raw.objective == "raw" and score.objective == "score"
         assert [(m.move, m.value) for m in raw.moves] == [(m.move, m.value) for m in score.moves]
+
+
+def test_a_cancel_between_two_engine_searches_stops_the_solve() -> None:
+    """A cancel that lands while no engine search runs (each starts afresh) still stops
+    the solve: it watches the engine's count of cancels."""
+    class CancelsAfterFirstSearch:
+        def __init__(self) -> None:
+            self.engine = BesigueEngine(8)
+            self.searches = 0
+
+        @property
+        def cancels(self) -> int:
+            return self.engine.cancels
+
+        def search(self, *args: object, **kwargs: object) -> dict:
+            answer = self.engine.search(*args, **kwargs)
+            self.searches += 1
+            self.engine.cancel()  # between this search and the next
+            return answer
+
+    position = random_position(random.Random(5), 6)
+    engine = CancelsAfterFirstSearch()
+    outcome = solve_besigue(position, engine, all_moves=True)
+    assert engine.searches == 1 and outcome.limit == "cancelled"
+    assert sum(v is not None for v in outcome.values.values()) <= 1

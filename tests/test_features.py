@@ -331,3 +331,30 @@ def test_hint_takes_an_objective_as_analyse_does() -> None:
     with pytest.raises(PositionError) as info:
         hint(EXAMPLE, objective="pomme")
     assert info.value.field == "objective"
+
+
+def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table() -> None:
+    """engine.cancel() stops the analyses of several searches, even when it lands while
+    no search runs (each search starts afresh): the rest is left unknown, not searched."""
+    engine = Engine(8)
+    searched: list[Position] = []
+
+    def then_cancel(position: Position, **kwargs: object) -> object:
+        result = analyse(position, **kwargs)  # type: ignore[arg-type]
+        searched.append(position)
+        engine.cancel()  # between this search and the next
+        return result
+
+    data = klaberjass_play(2)
+    analysis = analyse_play(data, engine=engine, solve=then_cancel, first=10)  # type: ignore[arg-type]
+    assert len(searched) == 1 and not analysis.exact
+    assert [c.index for c in analysis.cards] == list(range(10, 18))  # every card answered
+    first, rest = analysis.cards[0], analysis.cards[1:]
+    assert first.exact and first.before is not None
+    assert all(not c.exact and c.before is None and c.after is None and c.lost is None and c.best == () for c in rest)
+    searched.clear()
+    table = trump_table({"game": "belote", "deal": deal_of("belote", 3)}, engine=engine, solve=then_cancel)  # type: ignore[arg-type]
+    assert len(searched) == 1 and not table.exact and [e.trump for e in table.entries] == list("CSHD")
+    assert table.entries[0].exact and all(e.value is None and not e.exact for e in table.entries[1:])
+    # the next analysis on the engine starts afresh
+    assert analyse_play(data, engine=engine, first=10).exact
