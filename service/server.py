@@ -52,7 +52,9 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import Hint, Result, _engine, analyse, check_exact_moves, hint, require_a_move
+from solver.analysis import DEFAULT_TT_MEGABYTES, Hint, Result, _engine, analyse, check_exact_moves, hint, require_a_move
+from solver.besigue import BesiguePosition
+from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
 from solver.features import Claim, analyse_play, check_first, trump_table, verify_puzzle
 from solver.position import AnyPosition, load_position
@@ -67,7 +69,7 @@ log = logging.getLogger("plis.service")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name  # plis.v1.Solver
 ERROR_DOMAIN = "plis"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
-FIRST_SLICE = 0.05  # seconds; a cancelled Bésigue search stops at the end of its slice (a card game's at once)
+FIRST_SLICE = 0.05  # seconds; a cancel stops the search at once, not at the end of its slice
 MAX_SLICE = 1.0
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
@@ -120,6 +122,14 @@ class Guard:
         (`tt_memory_mb / workers`): the library's functions are given it, or they would
         keep engines of their own sizes beside it, past the server's memory bound."""
         return _engine(self.tt_megabytes)
+
+    def search_engine(self, position: AnyPosition, engine: Any = None) -> Any:
+        """The engine a search of `position` runs on, so that a cancel reaches it:
+        Bésigue's own (the thread's, 8 MB as in the library), else `engine` or the
+        worker's."""
+        if isinstance(position, BesiguePosition):
+            return besigue_engine(DEFAULT_TT_MEGABYTES)
+        return engine if engine is not None else self.worker_engine()
 
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
         """`search()`, run on `engine`, which a cancel meanwhile stops."""
@@ -189,7 +199,7 @@ class Guard:
         exact_moves: tuple[str, ...] | None = None,
     ) -> Result:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
-        engine = engine if engine is not None else self.worker_engine()
+        engine = self.search_engine(position, engine)
 
         def search(limit: float, nodes: int | None) -> Result:
             return self._search(
@@ -207,7 +217,7 @@ class Guard:
         if node_limit:
             result = self.analyse(position, time_limit=time_limit, node_limit=node_limit)
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
-        engine = self.worker_engine()
+        engine = self.search_engine(position)
         own_end = time.monotonic() + time_limit if time_limit else None
 
         def search(limit: float, nodes: int | None) -> Hint:

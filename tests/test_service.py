@@ -484,6 +484,24 @@ def test_a_cancelled_call_stops_its_search() -> None:
             assert time.monotonic() - started < 2.0  # slices last at most a second
 
 
+def test_a_cancelled_besigue_call_stops_its_search_at_once() -> None:
+    import random
+
+    from .besigue_random import random_position
+
+    deep = random_position(random.Random(3), 30)  # a search of minutes
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)) as one:
+        with grpc.insecure_channel(one.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            call = stub.Analyse.future(pb.AnalyseRequest(position=convert.position_from_dict(deep.to_dict())), timeout=60)
+            time.sleep(2.65)  # early in the first slice of a second (from 0.05 s, doubled each time)
+            started = time.monotonic()
+            call.cancel()
+            with Client(one.address) as c:
+                assert c.hint(EXAMPLE).best == ("S8",)  # waits for the only worker
+            assert time.monotonic() - started < 0.5  # not the rest of the slice (about 0.9 s)
+
+
 def test_sixteen_concurrent_clients(server: BackgroundServer) -> None:
     expected = [hint(p) for p in POSITIONS]
     failures: list[Any] = []
