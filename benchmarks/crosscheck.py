@@ -2,7 +2,7 @@
 
     python -m benchmarks.crosscheck [--games jass putz ...] [--per-value N]
                                     [--min-tricks 5] [--max-tricks 6] [--seed 3]
-                                    [--keep-order | --leave-out [LEVER ...]]
+                                    [--keep-order | --leave-out [LEVER ...] | --exact-moves]
 
 The tests hold the engine to the plain reference search on positions with 1 to 4
 tricks left; a cut-off that only acts further from the end is not met there.  Here
@@ -13,6 +13,10 @@ no merging, no bounds, no guesses, full windows: alpha-beta with the table only)
 and every value of every legal move must agree.  Exit status 1 if any differs.
 A new `--seed` deals positions no earlier run has checked.
 
+`--exact-moves` compares instead the full analysis with `analyse(..., exact_moves=...)`
+(0 to 3 legal cards named at random): the value, the best cards, the named cards'
+values, the other cards' bounds, and the line of best play's end and points.
+
 `--leave-out` compares the defaults instead with each cut-off lever turned off on its
 own (all of `CUT_LEVERS`, or those named), one search per lever: much cheaper than
 every lever off, so it reaches deeper (whole Putz deals), and a difference names the
@@ -22,6 +26,7 @@ lever.  A lever that is off in a game anyway gives the same search twice.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -62,20 +67,31 @@ def crosscheck(
     out: Any = sys.stdout,
     keep_order: bool = False,
     leave_out: Sequence[str] = (),
+    exact_moves: bool = False,
 ) -> int:
     """The number of positions on which some other search's values differ from the defaults'."""
+    others: dict[str, dict[str, int]] = {}
+    rng = random.Random(f"exact-moves-{game}-{seed}")
     if leave_out:
         others = {f"{name} off": {name: 0} for name in leave_out}
-    else:
+    elif not exact_moves:
         others = {"levers off": {name: v for name, v in PLAIN.items() if not (keep_order and name in ORDER_LEVERS)}}
     engine = Engine(8)
     other_engines = {label: Engine(8) for label in others}  # one each: a change of levers empties a table
+    focused_engine = Engine(8) if exact_moves else None
     differ = count = 0
     started = reported = time.perf_counter()
     for position in random_positions(game, per_value, f"crosscheck-{seed}", max_tricks, min_tricks):
-        fast = {m.move: m.value for m in analyse(position, engine=engine).moves}
+        full = analyse(position, engine=engine)
+        fast = {m.move: m.value for m in full.moves}
         count += 1
         differs_here = False
+        if exact_moves:
+            fault = focused_fault(position, full, focused_engine, rng)
+            if fault is not None:
+                differs_here = True
+                if differ < 3:
+                    print(f"  differs: {position.to_dict()}\n    {fault}", file=out)
         for label, levers in others.items():
             other = {m.move: m.value for m in analyse(position, engine=other_engines[label], engine_options=levers).moves}
             if fast != other:
@@ -92,6 +108,30 @@ def crosscheck(
     return differ
 
 
+def focused_fault(position: Any, full: Any, engine: Any, rng: random.Random) -> str | None:
+    """What `analyse(position, exact_moves=...)`, 0 to 3 cards named at random, gets
+    wrong against the full analysis `full`, or None."""
+    values = {m.move: m.value for m in full.moves}
+    named = rng.sample(sorted(values), rng.randint(0, min(3, len(values))))
+    focused = analyse(position, engine=engine, exact_moves=named)
+    if not focused.exact or (focused.value, focused.best) != (full.value, full.best):
+        return f"named {named}: value {focused.value} best {focused.best}, full {full.value} {full.best}"
+    for move in focused.moves:
+        if move.value is not None and move.value != values[move.move]:
+            return f"named {named}: {move.move} valued {move.value}, full {values[move.move]}"
+        if move.value is None and (
+            move.move in named or move.move in full.best or not move.lower <= values[move.move] <= move.upper
+        ):
+            return f"named {named}: {move.move} left at [{move.lower}, {move.upper}], full {values[move.move]}"
+    end = position
+    for card in focused.line:
+        end = end.play(card)
+    points = list(focused.points) if focused.points is not None else None
+    if not end.is_over or end.value_for(position.side) != focused.value or points != end.final_scores():
+        return f"named {named}: the line {focused.line} does not reach {focused.value} {focused.points}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.crosscheck", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=sorted(CONFIGS), default=sorted(CONFIGS))
@@ -105,11 +145,12 @@ def main(argv: list[str] | None = None) -> int:
         "--leave-out", nargs="*", choices=CUT_LEVERS, metavar="LEVER",
         help="the defaults against each cut-off lever off on its own (default: all of them)",
     )
+    compare.add_argument("--exact-moves", action="store_true", help="the full analysis against exact_moves' focused one")
     args = parser.parse_args(argv)
     leave_out = () if args.leave_out is None else (args.leave_out or CUT_LEVERS)
     differ = sum(
         crosscheck(g, args.per_value, args.min_tricks, args.max_tricks, args.seed, keep_order=args.keep_order,
-                   leave_out=leave_out)
+                   leave_out=leave_out, exact_moves=args.exact_moves)
         for g in args.games
     )
     return 1 if differ else 0

@@ -1,6 +1,7 @@
 """benchmarks.crosscheck: the deep check's own logic (its runs are recorded in BENCHMARKS.md)."""
 
 import io
+from dataclasses import replace
 from types import SimpleNamespace
 
 from benchmarks import crosscheck
@@ -30,3 +31,23 @@ def test_every_cut_lever_is_a_lever_and_no_order_lever_is_one():
     assert set(crosscheck.CUT_LEVERS) <= set(crosscheck.ENGINE_OPTIONS)
     assert not set(crosscheck.CUT_LEVERS) & set(crosscheck.ORDER_LEVERS)
     assert {"bound_cuts", "claims", "shape_table", "run_margins", "prune_dominated"} <= set(crosscheck.CUT_LEVERS)
+
+
+def test_exact_moves_mode_checks_the_focused_analysis(monkeypatch):
+    out = io.StringIO()
+    assert crosscheck.crosscheck("jass", 1, 2, 3, seed=1, out=out, exact_moves=True) == 0
+    assert "0 differ" in out.getvalue()
+    real_analyse = crosscheck.analyse
+
+    def analyse(position, engine, exact_moves=None):
+        result = real_analyse(position, engine=engine, exact_moves=exact_moves)
+        if exact_moves is None:
+            return result
+        # a focused analysis whose exact values are all one too high
+        moves = tuple(m if m.value is None else replace(m, value=m.value + 1) for m in result.moves)
+        return replace(result, moves=moves)
+
+    monkeypatch.setattr(crosscheck, "analyse", analyse)
+    out = io.StringIO()
+    assert crosscheck.crosscheck("jass", 1, 2, 3, seed=1, out=out, exact_moves=True) > 0
+    assert "valued" in out.getvalue()
