@@ -442,6 +442,8 @@ class Verdict:
     exact: bool
     nodes: int = 0
     time_ms: float = 0.0
+    # the search behind the verdict: the claimed and the best moves valued, the others
+    # perhaps only shown worse than the best (analyse's exact_moves)
     result: Result | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
