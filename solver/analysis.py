@@ -241,8 +241,6 @@ def check_exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any
         for i, move in enumerate(moves):
             pos.play(move, f"exact_moves[{i}]")  # an error if it is not a legal move
         return None  # its own search: every move valued
-    if has_transform(pos):
-        return None  # several of the engine's values make one of the objective's: value every move
     legal = set(pos.legal_moves())
     cards = []
     for i, move in enumerate(moves):
@@ -251,6 +249,8 @@ def check_exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any
             shown = " ".join(sorted(str(m) for m in legal))
             raise IllegalMoveError(f"exact_moves[{i}]", f"{card} is not a legal move here (legal: {shown})")
         cards.append(card)
+    if has_transform(pos):
+        return None  # several of the engine's values make one of the objective's: value every move
     return cards
 
 

@@ -5,11 +5,22 @@ a full analysis of each position."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from solver import CardError, Engine, IllegalMoveError, OptionError, Position, analyse, analyse_play, verify_puzzle
+from solver import (
+    CardError,
+    Engine,
+    IllegalMoveError,
+    OptionError,
+    Position,
+    analyse,
+    analyse_play,
+    load_position,
+    verify_puzzle,
+)
 from solver.analysis import has_transform, preference
 from solver.features import start_of_deal
 from solver.reference import reference_values
@@ -83,6 +94,17 @@ def test_exact_moves_are_checked() -> None:
         with pytest.raises(error) as info:
             analyse(position, exact_moves=moves)
         assert info.value.field == field
+    # checked too where every move is valued anyway (Klaberjass score, Bésigue)
+    klaberjass = Position.from_dict({"game": "klaberjass", "trump": "H", "taker": 0, "hands": ["HT SA", "HJ SK"],
+                                     "tricks": [4, 3]})
+    with pytest.raises(IllegalMoveError) as info:
+        analyse(klaberjass, exact_moves=["HJ"])
+    assert info.value.field == "exact_moves[0]"
+    with open("examples/besigue.jsonl") as lines:
+        besigue = load_position(json.loads(lines.readline()))
+    with pytest.raises(IllegalMoveError) as info:
+        analyse(besigue, exact_moves=["pass", "ZZ"])
+    assert info.value.field == "exact_moves[1]"
     # cards are read as everywhere else ("sa", "H10")
     full = {m.move: m.value for m in analyse(position).moves}
     for named, card in ((["sa"], "SA"), (("H10",), "HT")):
