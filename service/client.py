@@ -29,6 +29,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from solver.analysis import Hint, Result, check_exact_moves
 from solver.besigue import BesiguePosition
+from solver.cards import Card
 from solver.errors import PlisError, above_zero
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first
 from solver.position import Position
@@ -141,18 +142,19 @@ class _Base:
 
     @classmethod
     def _analyse_request(
-        cls, position: PositionLike, limits: pb.SearchLimits, exact_moves: Iterable[str] | None
+        cls, position: PositionLike, limits: pb.SearchLimits, exact_moves: Iterable[str | Card] | None
     ) -> pb.AnalyseRequest:
         message, loaded = cls._checked(position)
         request = pb.AnalyseRequest(position=message, limits=limits)
         if exact_moves is not None:
-            moves = exact_moves if isinstance(exact_moves, str) else list(exact_moves)
+            listed = isinstance(exact_moves, Iterable) and not isinstance(exact_moves, str | bytes)
+            moves: Any = list(exact_moves) if listed else exact_moves
             try:
                 check_exact_moves(loaded, moves)
             except PlisError as exc:  # its path in the request, as the server names it
                 exc.field = exc.field.replace("exact_moves", "exact_moves.moves", 1)
                 raise convert.in_request(exc, "") from None
-            request.exact_moves.moves.extend(moves)
+            request.exact_moves.moves.extend(str(move) for move in moves)  # a Card as "HJ"
             request.exact_moves.SetInParent()  # set even when it names no move
         return request
 
@@ -264,7 +266,7 @@ class Client(_Base):
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
-        exact_moves: Iterable[str] | None = None,
+        exact_moves: Iterable[str | Card] | None = None,
     ) -> Result:
         """Like `solver.analyse`: every legal move with its value (with `exact_moves`,
         only the best moves' and these)."""
@@ -415,7 +417,7 @@ class AsyncClient(_Base):
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
-        exact_moves: Iterable[str] | None = None,
+        exact_moves: Iterable[str | Card] | None = None,
     ) -> Result:
         request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves)
         return convert.result_from((await self._unary(self.stub.Analyse, request, timeout)).result)

@@ -104,18 +104,19 @@ class Guard:
         self.tt_megabytes = tt_megabytes
         self._cancelled = threading.Event()
         self._shutdown = False
-        # the engine of the search running for this call, if any: a cancel stops it at
-        # once, not at the end of its slice.  The lock keeps a cancel from reaching the
-        # engine once the search is over (the worker's next call may use that engine)
-        self._engine: Any = None
+        # the engines of the searches running for this call (a batch runs one a
+        # worker): a cancel stops them at once, not at the end of their slices.  The
+        # lock keeps a cancel from reaching an engine once its search is over (the
+        # worker's next call may use that engine)
+        self._engines: list[Any] = []
         self._lock = threading.Lock()
 
     def cancel(self, shutdown: bool = False) -> None:
         with self._lock:
             self._shutdown = self._shutdown or shutdown
             self._cancelled.set()
-            if self._engine is not None:
-                self._engine.cancel()
+            for engine in self._engines:
+                engine.cancel()
 
     def worker_engine(self) -> Any:
         """The engine of the worker thread calling, with the table each worker may have
@@ -134,12 +135,12 @@ class Guard:
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
         """`search()`, run on `engine`, which a cancel meanwhile stops."""
         with self._lock:
-            self._engine = engine
+            self._engines.append(engine)
         try:
             return search()
         finally:
             with self._lock:
-                self._engine = None
+                self._engines.remove(engine)
 
     @property
     def cancelled(self) -> bool:

@@ -189,7 +189,7 @@ def analyse(
     tt_megabytes: int | None = None,
     engine: Any = None,
     engine_options: Mapping[str, int] | None = None,
-    exact_moves: Iterable[str] | None = None,
+    exact_moves: Iterable[str | Card] | None = None,
 ) -> Result:
     """Value every legal move of `position` exactly (or within the limits given).
 
@@ -199,13 +199,16 @@ def analyse(
     thread's engine with a table of `tt_megabytes` (default: `default_tt_megabytes`).
     `engine_options` switch search levers off for measurement (solver.compile).
 
-    `exact_moves` (legal moves, as "HJ"): value exactly only the best moves and
-    these.  Every other move is only shown to be worse than the best: its value is
-    None, with `lower`/`upper` bounds, as when a limit stops a search; the value,
-    `best` and `points` are those of a full analysis, found in a fraction of its
-    time (a hint's search).  Where one value of the objective stands for several
-    of the engine's (`all_tricks`, `pomme`, Klaberjass `score`), and in Bésigue,
-    every move is valued all the same.
+    `exact_moves` (legal moves, as "HJ" or `Card`s): value exactly the best moves
+    and these, and the other moves only as far as showing them worse than the best
+    (a hint's search, in a fraction of a full analysis's time).  Such a move's value
+    is None, with `lower`/`upper` bounds, as when a limit stops a search; a move
+    that led until a better one came keeps its exact value.  The value and `best`
+    are those of a full analysis; `points` follow a line of best play, as there
+    (in Putz and Bassadewitz the other seats' points may differ between best
+    lines).  Where one value of the objective stands for several of the engine's
+    (`all_tricks`, `pomme`, Klaberjass `score`), and in Bésigue, every move is
+    valued all the same.
     """
     from .compile import solve
 
@@ -229,7 +232,7 @@ def analyse(
     return _result(pos, outcome, elapsed)
 
 
-def check_exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any] | None:
+def check_exact_moves(pos: AnyPosition, moves: Iterable[str | Card] | None) -> list[Any] | None:
     """The legal moves (cards) `analyse`'s `exact_moves` names, None where every move
     is to be valued; an error naming `exact_moves[i]` for one that is not legal."""
     if moves is None:
@@ -239,12 +242,12 @@ def check_exact_moves(pos: AnyPosition, moves: Iterable[str] | None) -> list[Any
     moves = list(moves)
     if isinstance(pos, BesiguePosition):
         for i, move in enumerate(moves):
-            pos.play(move, f"exact_moves[{i}]")  # an error if it is not a legal move
+            pos.play(str(move) if isinstance(move, Card) else move, f"exact_moves[{i}]")  # an error if not legal
         return None  # its own search: every move valued
     legal = set(pos.legal_moves())
     cards = []
     for i, move in enumerate(moves):
-        card = Card.parse(move, f"exact_moves[{i}]")
+        card = move if isinstance(move, Card) else Card.parse(move, f"exact_moves[{i}]")
         if card not in legal:
             shown = " ".join(sorted(str(m) for m in legal))
             raise IllegalMoveError(f"exact_moves[{i}]", f"{card} is not a legal move here (legal: {shown})")

@@ -105,6 +105,9 @@ def test_exact_moves_are_checked() -> None:
     with pytest.raises(IllegalMoveError) as info:
         analyse(besigue, exact_moves=["pass", "ZZ"])
     assert info.value.field == "exact_moves[1]"
+    # Card objects too, as Position.play takes them
+    by_card = analyse(position, exact_moves=position.legal_moves())
+    assert all(m.value is not None for m in by_card.moves)
     # cards are read as everywhere else ("sa", "H10")
     full = {m.move: m.value for m in analyse(position).moves}
     for named, card in ((["sa"], "SA"), (("H10",), "HT")):

@@ -35,7 +35,7 @@ from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
 from service.plis.v1 import plis_pb2_grpc as pb_grpc
-from service.server import SERVICE_NAME, BackgroundServer, PlisServer
+from service.server import SERVICE_NAME, BackgroundServer, Guard, PlisServer
 from solver import (
     CardError,
     DuplicateCardError,
@@ -134,6 +134,13 @@ def test_analyse_with_exact_moves_matches_the_library(server: BackgroundServer, 
     with pytest.raises(IllegalMoveError) as info:
         client.analyse(EXAMPLE, exact_moves=["S8", "HJ"])
     assert info.value.field == "exact_moves.moves[1]"
+    for not_a_list in (5, b"S8", "S8"):
+        with pytest.raises(OptionError) as refused:
+            client.analyse(EXAMPLE, exact_moves=not_a_list)  # type: ignore[arg-type]
+        assert refused.value.field == "exact_moves.moves" and "list of moves" in str(refused.value)
+    position = Position.from_dict(EXAMPLE)
+    first = position.legal_moves()[0]  # a Card is sent as its name
+    assert same_result(client.analyse(position, exact_moves=[first]), analyse(position, exact_moves=[str(first)]))
     with grpc.insecure_channel(server.address) as channel:
         request = pb.AnalyseRequest(position=convert.position_from_dict(EXAMPLE), exact_moves=pb.MoveSelection(moves=["XX"]))
         with pytest.raises(grpc.RpcError) as raised:
@@ -500,6 +507,29 @@ def test_a_cancelled_besigue_call_stops_its_search_at_once() -> None:
             with Client(one.address) as c:
                 assert c.hint(EXAMPLE).best == ("S8",)  # waits for the only worker
             assert time.monotonic() - started < 0.5  # not the rest of the slice (about 0.9 s)
+
+
+def test_a_cancel_reaches_every_search_of_the_call() -> None:
+    """A batch runs one search a worker under one Guard: a cancel stops each of them."""
+
+    class Search:
+        def __init__(self) -> None:
+            self.stopped = threading.Event()
+
+        def cancel(self) -> None:
+            self.stopped.set()
+
+    guard = Guard(None, 8)
+    searches = [Search(), Search()]
+    ran = [threading.Thread(target=guard._search, args=(s, lambda s=s: s.stopped.wait(10))) for s in searches]
+    for thread in ran:
+        thread.start()
+    while len(guard._engines) < 2:  # both registered
+        time.sleep(0.001)
+    guard.cancel()
+    for thread in ran:
+        thread.join(timeout=2)
+    assert all(s.stopped.is_set() for s in searches) and not guard._engines
 
 
 def test_sixteen_concurrent_clients(server: BackgroundServer) -> None:
