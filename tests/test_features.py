@@ -358,3 +358,16 @@ def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table()
     assert table.entries[0].exact and all(e.value is None and not e.exact for e in table.entries[1:])
     # the next analysis on the engine starts afresh
     assert analyse_play(data, engine=engine, first=10).exact
+
+
+def test_trump_table_on_several_threads_gives_the_same_table() -> None:
+    deal = {"game": "klaberjass", "deal": deal_of("klaberjass", 9)}
+    alone, two = trump_table(deal), trump_table(deal, jobs=2)
+    assert [(e.trump, e.declaring_side, e.value, e.best, e.exact) for e in two.entries] == [
+        (e.trump, e.declaring_side, e.value, e.best, e.exact) for e in alone.entries
+    ]
+    assert two.exact and two.nodes > 0
+    for bad, field in (({"jobs": 2, "engine": Engine(8)}, "jobs"), ({"jobs": 0}, "jobs")):
+        with pytest.raises(OptionError) as info:
+            trump_table(deal, **bad)  # type: ignore[arg-type]
+        assert info.value.field == field
