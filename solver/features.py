@@ -297,9 +297,9 @@ def trump_table(
     `hands`; its `trump` and `declarer`/`taker`, if given, are ignored.  The bonuses
     that depend on the trump (belote, bella, sequences) are computed for each trump;
     `scored` may carry the others (Weis).  `jobs` > 1 (None: one per core) values
-    that many trumps at once, each thread with tables of its own: a Jass table in
-    about half the time on two cores; not with `engine` or `solve`, which serve one
-    thread.
+    that many trumps at once, each thread with tables of its own (a complete Jass
+    deal's table: 0.76 of the wall time on two cores, as one trump often takes most
+    of it); not with `engine` or `solve`, which serve one thread.
     """
     from .batch import check_jobs, ordered_map
 
