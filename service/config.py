@@ -13,6 +13,7 @@ from solver.machine import memory_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+BESIGUE_TT_MEGABYTES = 8  # the library's default for Bésigue (solver.analysis.DEFAULT_TT_MEGABYTES)
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,21 @@ class ServerConfig:
         return self.workers if self.workers > 0 else usable_cores()
 
     @property
-    def tt_megabytes(self) -> int:
-        """Each worker engine's table."""
+    def worker_share(self) -> int:
+        """The table memory each worker may use: `tt_memory_mb / workers`."""
         return max(1, self.tt_memory_mb // self.worker_count)
+
+    @property
+    def besigue_tt_megabytes(self) -> int:
+        """Each worker's Bésigue table, out of its share: the library's 8 MB, at most
+        half the share (1 MB at least)."""
+        return max(1, min(BESIGUE_TT_MEGABYTES, self.worker_share // 2))
+
+    @property
+    def tt_megabytes(self) -> int:
+        """Each worker's table for the card games: its share less its Bésigue table
+        (1 MB at least), so that the two together stay within the share."""
+        return max(1, self.worker_share - self.besigue_tt_megabytes)
 
     def per_process(self, address: str) -> ServerConfig:
         """The settings of one of `processes` processes: workers, tables and pending calls shared out."""

@@ -8,8 +8,9 @@
   the searches of different calls use every core.  `workers` bounds the concurrent
   searches; calls beyond it wait their turn, and beyond `max_pending` calls in all
   the server answers RESOURCE_EXHAUSTED.
-- Each worker thread has one engine with `tt_memory_mb / workers` MB of
-  transposition table: that bounds the table memory of the whole server.
+- Each worker thread has `tt_memory_mb / workers` MB of transposition tables: a
+  Bésigue engine's (8 MB, at most half of it) and a card-game engine's (the rest).
+  That bounds the table memory of the whole server.
 - Deadlines: a search gets the call's remaining time as its time limit and the
   call ends with DEADLINE_EXCEEDED when it runs out.  Cancellation: a search runs
   in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
@@ -52,7 +53,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import DEFAULT_TT_MEGABYTES, Hint, Result, _engine, analyse, check_exact_moves, hint, require_a_move
+from solver.analysis import Hint, Result, _engine, analyse, check_exact_moves, hint, require_a_move
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
@@ -99,9 +100,10 @@ class Guard:
     `analyse_play`, `trump_table` and `verify_puzzle` (their `solve` argument).
     """
 
-    def __init__(self, deadline: float | None, tt_megabytes: int) -> None:
+    def __init__(self, deadline: float | None, tt_megabytes: int, besigue_tt_megabytes: int = 8) -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
         self.tt_megabytes = tt_megabytes
+        self.besigue_tt_megabytes = besigue_tt_megabytes
         self._cancelled = threading.Event()
         self._shutdown = False
         # the engines of the searches running for this call (a batch runs one a
@@ -126,10 +128,10 @@ class Guard:
 
     def search_engine(self, position: AnyPosition, engine: Any = None) -> Any:
         """The engine a search of `position` runs on, so that a cancel reaches it:
-        Bésigue's own (the thread's, 8 MB as in the library), else `engine` or the
-        worker's."""
+        Bésigue's own (the thread's, of the worker's Bésigue table size), else
+        `engine` or the worker's."""
         if isinstance(position, BesiguePosition):
-            return besigue_engine(DEFAULT_TT_MEGABYTES)
+            return besigue_engine(self.besigue_tt_megabytes)
         return engine if engine is not None else self.worker_engine()
 
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
@@ -296,7 +298,7 @@ class SolverServicer(pb_grpc.SolverServicer):
     def _guard(self, context: grpc.aio.ServicerContext) -> Guard:
         remaining = context.time_remaining()
         deadline = time.monotonic() + remaining if remaining is not None else None
-        return Guard(deadline, self.config.tt_megabytes)
+        return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes)
 
     async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
         """Run `work(guard)` in the pool and turn its failures into the call's status."""
@@ -739,7 +741,8 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None) 
 def describe(config: ServerConfig, processes: int = 1) -> str:
     security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
     each = f"{processes} processes of " if processes > 1 else ""
-    return f"{security}; {each}{config.worker_count} workers, {config.tt_megabytes} MB table each"
+    tables = f"{config.tt_megabytes} MB table each (and {config.besigue_tt_megabytes} MB for Bésigue)"
+    return f"{security}; {each}{config.worker_count} workers, {tables}"
 
 
 def _process_main(config: ServerConfig, ready: Any) -> None:

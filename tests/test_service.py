@@ -667,24 +667,52 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
     search with the worker's engine, not with engines of the library's own sizes."""
     import service.server
     import solver.analysis
+    import solver.besigue_solve
+
+    from .besigue_random import random_position
 
     sizes: list[int] = []
-    real = solver.analysis._engine
+    besigue_sizes: list[int] = []
+    real, real_besigue = solver.analysis._engine, solver.besigue_solve.besigue_engine
 
     def recording(tt_megabytes: int) -> Any:
         sizes.append(tt_megabytes)
         return real(tt_megabytes)
 
+    def recording_besigue(tt_megabytes: int) -> Any:
+        besigue_sizes.append(tt_megabytes)
+        return real_besigue(tt_megabytes)
+
     monkeypatch.setattr(solver.analysis, "_engine", recording)
     monkeypatch.setattr(service.server, "_engine", recording)
-    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=16)) as background:
+    monkeypatch.setattr(solver.besigue_solve, "besigue_engine", recording_besigue)
+    monkeypatch.setattr(service.server, "besigue_engine", recording_besigue)
+    besigue = random_position(random.Random(12), 4)
+    # a worker's 40 MB: 8 for Bésigue, 32 for the card games
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=40)) as background:
         with Client(background.address, timeout=60) as c:
             c.analyse(EXAMPLE)
             c.hint(EXAMPLE)
             c.analyse_play(play_data())
             c.trump_table({"game": "klaberjass", "deal": deal_of("klaberjass", 3)})
             c.verify_puzzle(EXAMPLE, {"best": ["S8"]})
-    assert sizes and set(sizes) == {16}
+            c.analyse(besigue)
+            c.hint(besigue)
+    assert sizes and set(sizes) == {32}
+    assert besigue_sizes and set(besigue_sizes) == {8}
+
+
+@pytest.mark.parametrize(
+    ("workers", "memory", "card_games", "besigue"),
+    [(2, 256, 120, 8), (1, 8, 4, 4), (1, 3, 2, 1), (4, 2, 1, 1)],
+)
+def test_each_worker_shares_its_memory_between_its_two_tables(
+    workers: int, memory: int, card_games: int, besigue: int
+) -> None:
+    config = ServerConfig(workers=workers, tt_memory_mb=memory)
+    assert (config.tt_megabytes, config.besigue_tt_megabytes) == (card_games, besigue)
+    if memory >= 2 * workers:  # (1 MB a table at least)
+        assert workers * (config.tt_megabytes + config.besigue_tt_megabytes) <= memory
 
 
 def free_port() -> int:
