@@ -15,8 +15,8 @@
   call ends with DEADLINE_EXCEEDED when it runs out.  Cancellation: a search runs
   in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
   solved, so the next slice goes on from there) and stops between slices once
-  its call is cancelled; a card game's search is also stopped at once, inside its
-  slice (Engine.cancel).
+  its call is cancelled; the search running is also stopped at once, inside its
+  slice (Engine.cancel, BesigueEngine.cancel).
 - Bad input: INVALID_ARGUMENT with a google.rpc.Status holding one ErrorInfo
   (reason, field) in the `grpc-status-details-bin` trailer.
 - `processes` > 1 runs that many such servers on one port (SO_REUSEPORT), for
