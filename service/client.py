@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from solver.analysis import Hint, Result, check_exact_moves
+from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
 from solver.cards import Card
 from solver.errors import PlisError, above_zero
@@ -149,11 +149,7 @@ class _Base:
         if exact_moves is not None:
             listed = isinstance(exact_moves, Iterable) and not isinstance(exact_moves, str | bytes)
             moves: Any = list(exact_moves) if listed else exact_moves
-            try:
-                check_exact_moves(loaded, moves)
-            except PlisError as exc:  # its path in the request, as the server names it
-                exc.field = exc.field.replace("exact_moves", "exact_moves.moves", 1)
-                raise convert.in_request(exc, "") from None
+            convert.checked_exact_moves(loaded, moves)
             request.exact_moves.moves.extend(str(move) for move in moves)  # a Card as "HJ"
             request.exact_moves.SetInParent()  # set even when it names no move
         return request

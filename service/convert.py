@@ -12,7 +12,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2
 
-from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_limits
+from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_exact_moves, check_limits
 from solver.besigue import BesiguePosition
 from solver.cards import format_cards
 from solver.errors import (
@@ -146,6 +146,16 @@ def in_request(error: PlisError, prefix: str) -> PlisError:
         error.field = prefix + error.field
     error.args = (f"{error.field}: {error.message}",)
     return error
+
+
+def checked_exact_moves(position: AnyPosition, moves: Any) -> None:
+    """`check_exact_moves` for a request: its error names the field's path in the
+    request (`exact_moves.moves[1]`), as both the client and the server report it."""
+    try:
+        check_exact_moves(position, moves)
+    except PlisError as exc:
+        exc.field = exc.field.replace("exact_moves", "exact_moves.moves", 1)
+        raise in_request(exc, "") from None
 
 
 def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | str) -> dict[str, Any]:

@@ -53,7 +53,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import Hint, Result, _engine, analyse, check_exact_moves, hint, require_a_move
+from solver.analysis import Hint, Result, _engine, analyse, hint, require_a_move
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
@@ -349,9 +349,8 @@ class SolverServicer(pb_grpc.SolverServicer):
             if request.HasField("exact_moves"):
                 exact_moves = tuple(request.exact_moves.moves)
                 try:
-                    check_exact_moves(position, exact_moves)
-                except PlisError as exc:  # exact_moves[1] -> exact_moves.moves[1]
-                    exc.field = exc.field.replace("exact_moves", "exact_moves.moves", 1)
+                    convert.checked_exact_moves(position, exact_moves)
+                except PlisError as exc:
                     raise InvalidRequest(exc) from None
             result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit, exact_moves=exact_moves)
             return pb.AnalyseResponse(result=convert.result_message(result))

@@ -239,22 +239,31 @@ def check_exact_moves(pos: AnyPosition, moves: Iterable[str | Card] | None) -> l
         return None
     if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
         raise OptionError("exact_moves", f"must be a list of moves, got {moves!r}")
-    moves = list(moves)
-    if isinstance(pos, BesiguePosition):
-        for i, move in enumerate(moves):
-            pos.play(str(move) if isinstance(move, Card) else move, f"exact_moves[{i}]")  # an error if not legal
-        return None  # its own search: every move valued
+    cards = named_moves(pos, moves, "exact_moves")
+    if isinstance(pos, BesiguePosition) or has_transform(pos):
+        # Bésigue's own search, or several of the engine's values make one of the
+        # objective's: every move valued
+        return None
+    return cards
+
+
+def named_moves(pos: AnyPosition, tokens: Iterable[Any], field: str) -> list[Any]:
+    """The legal moves of `pos` that `tokens` name ("HJ" or a `Card`; in Bésigue a move
+    as `play` reads it, its marks resolved), in order; an error naming `field[i]` for
+    a token that names none."""
     legal = set(pos.legal_moves())
-    cards = []
-    for i, move in enumerate(moves):
-        card = move if isinstance(move, Card) else Card.parse(move, f"exact_moves[{i}]")
+    moves: list[Any] = []
+    for i, token in enumerate(tokens):
+        name = f"{field}[{i}]"
+        if isinstance(pos, BesiguePosition):
+            moves.append(pos.play(str(token) if isinstance(token, Card) else token, name).played[-1])
+            continue
+        card = token if isinstance(token, Card) else Card.parse(token, name)
         if card not in legal:
             shown = " ".join(sorted(str(m) for m in legal))
-            raise IllegalMoveError(f"exact_moves[{i}]", f"{card} is not a legal move here (legal: {shown})")
-        cards.append(card)
-    if has_transform(pos):
-        return None  # several of the engine's values make one of the objective's: value every move
-    return cards
+            raise IllegalMoveError(name, f"{card} is not a legal move here (legal: {shown})")
+        moves.append(card)
+    return moves
 
 
 def _solve_besigue(

@@ -25,12 +25,13 @@ from .analysis import (
     as_position,
     default_tt_megabytes,
     engine_for,
+    named_moves,
     preference,
     table_size,
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import VALUE_REACH, IllegalMoveError, OptionError, PlisError, PositionError, parse_json
+from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json
 from .games import game_of
 from .position import AnyPosition, Position
 
@@ -557,19 +558,12 @@ def verify_puzzle(
 
 
 def _claimed_moves(pos: AnyPosition, claim: Claim) -> tuple[str, ...]:
-    legal = {str(c) for c in pos.legal_moves()}
-    moves: list[str] = []
-    for i, token in enumerate(claim.best):
-        name = f"claim.best[{i}]"
-        if isinstance(pos, BesiguePosition):
-            card = _besigue_move(pos, token, name)
-        else:
-            card = str(Card.parse(token, name))
-        if card not in legal:
-            raise IllegalMoveError(name, f"{card} is not a legal move here (legal: {' '.join(sorted(legal))})")
-        if card not in moves:
-            moves.append(card)
-    return tuple(moves)
+    """The claimed moves, each once, as the legal moves they name."""
+    if isinstance(pos, BesiguePosition):
+        for i, token in enumerate(claim.best):
+            if not isinstance(token, str):
+                raise ClaimError(f"claim.best[{i}]", f"a move must be a string, got {token!r}")
+    return tuple(dict.fromkeys(str(move) for move in named_moves(pos, claim.best, "claim.best")))
 
 
 def puzzle_from_dict(data: Any) -> tuple[dict[str, Any], Claim]:
@@ -589,10 +583,3 @@ def puzzle_from_dict(data: Any) -> tuple[dict[str, Any], Claim]:
     else:
         position = {k: v for k, v in data.items() if k != "claim"}
     return position, Claim.from_dict(data["claim"])
-
-
-def _besigue_move(pos: BesiguePosition, token: Any, name: str) -> str:
-    """A claimed Bésigue move, resolved as `play` resolves it (marks may be left out)."""
-    if not isinstance(token, str):
-        raise ClaimError(name, f"a move must be a string, got {token!r}")
-    return pos.play(token, name).played[-1]
