@@ -1943,18 +1943,22 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
     return search(c, alpha, beta)
 
 
-cdef uint64_t root_stand_ins(Ctx* c, uint64_t wanted, int* moves, int n) noexcept nogil:
-    """The root moves that stand for the cards of `wanted`: each card, or the next
-    stronger card in play it was merged with (order_moves keeps one card a run)."""
-    cdef uint64_t searched = 0, found = 0, in_play = c.s.in_hands | c.s.trick_cards
-    cdef int i, b
-    for i in range(n):
-        searched |= <uint64_t>1 << moves[i]
+cdef inline int stand_in(Tables* t, uint64_t in_play, uint64_t searched, int b) noexcept nogil:
+    """The root move (of the mask `searched`) that stands for card `b`: `b`, or the
+    next stronger card in play it was merged with (order_moves keeps one card a run);
+    -1 if none."""
+    while b >= 0 and not (searched >> b) & 1:
+        b = next_in_play(t, in_play, b)
+    return b
+
+
+cdef uint64_t root_stand_ins(Tables* t, uint64_t in_play, uint64_t searched, uint64_t wanted) noexcept nogil:
+    """The root moves that stand for the cards of `wanted` (stand_in)."""
+    cdef uint64_t found = 0
+    cdef int b
     while wanted:
-        b = __builtin_ctzll(wanted)
+        b = stand_in(t, in_play, searched, __builtin_ctzll(wanted))
         wanted &= wanted - 1
-        while b >= 0 and not (searched >> b) & 1:
-            b = next_in_play(c.t, in_play, b)
         if b >= 0:
             found |= <uint64_t>1 << b
     return found
@@ -2298,7 +2302,7 @@ cdef class Engine:
         cdef int64_t move_passes[64]
         cdef int guesses[64]
         cdef bint maximising
-        cdef uint64_t legal
+        cdef uint64_t legal, searched = 0, root_in_play
         self._load(spec)
         memset(&c, 0, sizeof(Ctx))
         self.cancel_requested = 0
@@ -2342,7 +2346,10 @@ cdef class Engine:
             n = order_moves(&c, legal, 255, moves)
             if c.t.root_order and horizon == 0 and n > 1:
                 order_root_moves(&c, moves, n, maximising)
-            exact_moves = root_stand_ins(&c, exact_moves & legal, moves, n)
+            root_in_play = c.s.in_hands | c.s.trick_cards
+            for i in range(n):
+                searched |= <uint64_t>1 << moves[i]
+            exact_moves = root_stand_ins(c.t, root_in_play, searched, exact_moves & legal)
             best = -INF if maximising else INF
             for i in range(n):
                 solved[i] = False
@@ -2446,12 +2453,12 @@ cdef class Engine:
         # cards merged with an equivalent one take its value
         for bit in range(MAX_BITS):
             if (legal >> bit) & 1 and bit not in result_values:
-                stand_in = self._representative(spec, bit, result_values)
-                result_values[bit] = result_values[stand_in]
-                if stand_in in best_moves:
+                stand = stand_in(&self.tables, root_in_play, searched, bit)
+                result_values[bit] = result_values[stand]
+                if stand in best_moves:
                     best_moves.append(bit)
-                if stand_in in worse_bounds:
-                    worse_bounds[bit] = worse_bounds[stand_in]
+                if stand in worse_bounds:
+                    worse_bounds[bit] = worse_bounds[stand]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
         return {
             "values": result_values,
@@ -2468,18 +2475,6 @@ cdef class Engine:
             "worse": worse_bounds,
             "value": best if not c.aborted and best_bit >= 0 else None,
         }
-
-    cdef int _representative(self, dict spec, int bit, dict solved) except -1:
-        """The card that stood for `bit` at the root: the next stronger one in play."""
-        cdef uint64_t in_play = 0
-        for hand in spec["hands"]:
-            for b in hand:
-                in_play |= <uint64_t>1 << b
-        for b in spec["trick"]:
-            in_play |= <uint64_t>1 << b
-        while bit not in solved:
-            bit = next_in_play(&self.tables, in_play, bit)
-        return bit
 
     cdef void _load(self, dict spec) except *:
         """Fill the tables; keep the transposition table if nothing it relies on changed."""
