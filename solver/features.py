@@ -332,9 +332,10 @@ def trump_table(
             contracts.append((trump, side, Position.from_dict(data)))
     results: list[Result | None]
     if threads > 1:
-        # each thread its own engine (engine_for), as in analyse_many
+        # no engine given: each thread searches with its own (analyse), as in analyse_many
         results = list(ordered_map(
-            lambda c: _search(None, c[2], engine_for(c[2], None, tt_megabytes), time_limit, node_limit, ()),
+            lambda c: analyse(c[2], time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes,
+                              exact_moves=()),
             contracts, threads,
         ))
     else:
