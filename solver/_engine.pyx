@@ -1247,19 +1247,6 @@ cdef inline void master_trumps(Ctx* c, int* sure_for, int* sure_against) noexcep
         sure_against[0] = points
 
 
-cdef inline bint distinct_owners(Tables* t, uint64_t cards) noexcept nogil:
-    """Whether no two of `cards` are in one hand (so they can fall in one trick)."""
-    cdef int seen = 0, b, bit
-    while cards:
-        b = __builtin_ctzll(cards)
-        cards &= cards - 1
-        bit = 1 << t.owner[b]
-        if seen & bit:
-            return False
-        seen |= bit
-    return True
-
-
 cdef bint more_roem_possible(Ctx* c) noexcept nogil:
     """Whether any trick still to come can carry roem or a pit (at a trick boundary).
 
@@ -2842,6 +2829,19 @@ cdef class Engine:
             for idx in range(1 << length):
                 t.shape_code[g][idx] = dense_code(t, g * GROUP_WIDTH, length, idx)
 
+    cdef bint _seen_in_distinct_hands(self, uint64_t cards, uint64_t trick_cards):
+        """Whether every one of `cards` was seen in a hand in this generation or is on
+        the trick, no two of them held by one seat (distinct_owners)."""
+        cdef int seen = 0, b, owner
+        while cards:
+            b = __builtin_ctzll(cards)
+            cards &= cards - 1
+            owner = self.tables.owner[b] if (trick_cards >> b) & 1 else self.owner[b]
+            if owner < 0 or seen & (1 << owner):
+                return False
+            seen |= 1 << owner
+        return True
+
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit
         cdef bint conflict = False
@@ -2854,6 +2854,9 @@ cdef class Engine:
                 s.hands[seat] |= <uint64_t>1 << bit
                 if self.owner[bit] >= 0 and self.owner[bit] != seat:
                     conflict = True
+        for i, bit in enumerate(spec["trick"]):  # played by the leader and the seats after
+            if self.owner[bit] >= 0 and self.owner[bit] != (spec["leader"] + i) % self.tables.n_players:
+                conflict = True
         if conflict:  # another deal: the table's entries would lie
             self._new_generation()
         for seat in range(self.tables.n_players):
@@ -2896,15 +2899,19 @@ cdef class Engine:
         for bit in spec["trick"]:
             seat = (tmp.s.leader + tmp.s.trick_len) % self.tables.n_players
             tmp.s.hands[seat] |= <uint64_t>1 << bit
-            self.tables.owner[bit] = seat  # who played it (distinct_owners)
+            self.tables.owner[bit] = seat  # who played it (_seen_in_distinct_hands)
             play(&tmp, bit, &u)
         s[0] = tmp.s
         # the roem sets whose cards are in different hands: the others can never
         # fall in one trick in this deal (owners are fixed once dealt); of them, those
-        # whose cards are all still in play are live (State.live_roem)
+        # whose cards are all still in play are live (State.live_roem).  Judged by
+        # the owners of every card seen in this generation, not only those in play:
+        # same_roem must weigh every set that can fall in a stored entry's position,
+        # and entries outlive the call that stored them (a set with a card played
+        # before this call is no candidate by this call's cards alone)
         self.tables.roem_candidates = 0
         for i in range(self.tables.n_roem_sets):
-            if distinct_owners(&self.tables, self.tables.roem_sets[i]):
+            if self._seen_in_distinct_hands(self.tables.roem_sets[i], s.trick_cards):
                 self.tables.roem_candidates |= <uint64_t>1 << i
                 if ((s.in_hands | s.trick_cards) & self.tables.roem_sets[i]) == self.tables.roem_sets[i]:
                     s.live_roem |= <uint64_t>1 << i

@@ -270,6 +270,55 @@ def test_the_search_does_not_depend_on_the_engines_history(seed: int) -> None:
         assert analyse(position, engine=engine).nodes == fresh
 
 
+def _answer(result: object) -> tuple:
+    """What an analysis reports, but nodes, time and `points` (which may follow
+    another line of best play: README)."""
+    data = result.to_dict()  # type: ignore[attr-defined]
+    return data["value"], data["best"], [(m["move"], m["value"]) for m in data.get("moves", [])]
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_an_engine_kept_through_a_played_deal_answers_as_fresh_ones(game: str) -> None:
+    """One engine's tables serve every position of a deal (README: `engine=`), the
+    sides to move taking turns: each answer is a fresh engine's."""
+    rng = random.Random(game)
+    for start in random_positions(game, 3, seed="kept", min_tricks=6, max_tricks=8):
+        engine = Engine(8)
+        position = start
+        while not position.is_over:
+            for call in (hint, analyse):
+                assert _answer(call(position, engine=engine)) == _answer(call(position, engine=Engine(8))), position.to_dict()
+            position = position.play(rng.choice(position.legal_moves()))
+
+
+def test_roem_to_come_is_judged_by_every_card_the_tables_saw() -> None:
+    """Klaverjas: a shape entry from an earlier position of the deal, where a run of
+    three (H9 H8 H7) could still fall, once served a later position where H7 was gone,
+    as if the roem to come were the same: C7 (-16) came out as good as DK (-14).
+    The values are the reference search's."""
+    rules = {"game": "klaverjas", "options": {"rules": "rotterdam"}, "trump": "H", "declarer": 0}
+    earlier = {
+        **rules,
+        "hands": ["CK SJ HA HQ H8 H7 DQ", "CA C7 S8 S7 HJ HT DK DJ", "CJ CT C9 SK ST S9 H9 D8", "CQ C8 SA SQ HK DA DT D7"],
+        "trick": ["D9"],
+        "leader": 0,
+    }
+    later = {
+        **rules,
+        "hands": ["HA HQ H8 H7 DQ", "C7 S8 HJ HT DK", "CJ CT SK S9 H9", "CQ SA HK DT D7"],
+        "leader": 1,
+        "scored": [35, 28],
+        "tricks": [1, 2],
+    }
+    expected = {str(card): value for card, value in reference_values(Position.from_dict(later)).items()}
+    assert expected == {"C7": -16, "S8": -16, "HJ": -16, "HT": -48, "DK": -14}
+    engine = Engine(8)
+    hint(earlier, engine=engine)
+    result = hint(later, engine=engine)
+    assert (result.value, result.best) == (-14, ("DK",))
+    assert {m.move: m.value for m in analyse(later, engine=engine).moves} == expected
+
+
 def test_step_objective_lines_do_not_depend_on_earlier_searches() -> None:
     """A Putz pomme line after a Klaverjas nat search elsewhere is still a whole line
     (the root once left the line's settlement mode uninitialised for step objectives)."""
