@@ -115,7 +115,7 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     `engine_options` switch search levers on (1) or off (0), for measuring them."""
     rules = pos.rules
     levers = tuple(sorted((engine_options or {}).items()))
-    key = (rules, pos.objective, pos.side, levers)  # rules compare by game, options, trump and contract seat
+    key = (rules, pos.objective, engine_side(pos), levers)  # rules compare by game, options, trump and contract seat
     kept: dict[tuple[Any, ...], tuple[dict[str, Any], dict[Card, int]]] | None = getattr(_local, "rules_specs", None)
     if kept is None or len(kept) >= RULES_SPECS_KEPT:
         kept = _local.rules_specs = {}
@@ -136,13 +136,22 @@ def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
     return spec
 
 
+def engine_side(pos: Position) -> int:
+    """The side whose value the engine maximises.  With two sides whose values are
+    each other's negation, always side 0: the tables' entries then mean the same
+    whichever side is to move, so the positions of one deal share them (a played
+    deal's positions alternate sides, and a changed spec empties the tables).
+    In the paranoid games each seat's search is a game of its own."""
+    return pos.side if pos.rules.individual else 0
+
+
 def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> tuple[dict[str, Any], dict[Card, int]]:
     """build_spec's part that depends only on the rules, objective, analysed side and
     levers (never changed once built: build_spec copies it), and the cards' bits."""
     rules = pos.rules
     objective = pos.objective
     bits = {card: card_bit(rules, card) for card in rules.deck}
-    side = pos.side
+    side = engine_side(pos)
     n_sides = rules.n_sides
     points = {bits[c]: rules.points(c) for c in rules.deck}
     per_trick, last_trick, sweep = rules.per_trick_bonus, rules.last_trick_bonus, rules.sweep_bonus
@@ -209,9 +218,10 @@ def step_plan(pos: Position) -> dict[str, int]:
     if objective == "all_tricks":
         return {"plan": 1, "plan_low": rules.hand_size, "plan_high": rules.hand_size, "plan_exact": 0}
     if objective == "score" and rules.name == "klaberjass" and rules.contract_seat is not None:
-        # the raw difference d for the analysed side: the taker needs it exactly only
-        # when above 0 (made), the opponent only when below 0 (the taker made it)
-        taker = rules.side_of(rules.contract_seat) == pos.side
+        # the raw difference d for the engine's side: the taker needs it exactly only
+        # when above 0 (made), the opponent only when below 0 (the taker made it);
+        # either side's objective needs d exactly where the taker made it
+        taker = rules.side_of(rules.contract_seat) == engine_side(pos)
         return {"plan": 1, "plan_low": 0, "plan_high": 1, "plan_exact": 2 if taker else 1}
     return {"plan": 0}
 
@@ -261,12 +271,15 @@ def solve(
     unsolved = [card_of[bit] for bit, v in raw["values"].items() if v is None]
     if unsolved:  # bounds for the moves a limit left (rare: not worth their time otherwise)
         bounds = dict.fromkeys(unsolved, static_bounds(pos))
+    engine_maximises = engine_side(pos) == pos.side
     for bit, bound in raw["worse"].items():
-        # at most one step worse than another move's value, for the analysed side
-        # (the engine maximises its value; `convert` keeps or reverses the order)
+        # at most one step worse than another move's value, for the side to move: an
+        # upper bound on the engine's value where it maximises for that side, else a
+        # lower one; `convert` keeps or reverses the order
         lo, hi = bounds[card_of[bit]]
         worst = convert(bound)
-        bounds[card_of[bit]] = (lo, min(hi, worst)) if convert(bound + 1) > worst else (max(lo, worst), hi)
+        upper = (convert(bound + 1) > worst) == engine_maximises
+        bounds[card_of[bit]] = (lo, min(hi, worst)) if upper else (max(lo, worst), hi)
     for bit, v in raw["values"].items():
         values[card_of[bit]] = convert(v) if v is not None else None
     best = card_of[raw["best"]] if raw["best"] is not None else None
@@ -294,6 +307,15 @@ def estimate(pos: Position, engine: Any, horizon: int, time_limit: float | None 
 
 def _converter(pos: Position) -> Any:
     """From the engine's number to the objective's value for the analysed side."""
+    convert = _side_converter(pos)
+    if engine_side(pos) != pos.side:  # the engine's value is the other side's difference
+        return lambda v: convert(-v)
+    return convert
+
+
+def _side_converter(pos: Position) -> Any:
+    """From the analysed side's number (the engine's, when it maximises for that
+    side) to the objective's value."""
     rules, objective, side = pos.rules, pos.objective, pos.side
     if rules.individual:
         if objective == "points":

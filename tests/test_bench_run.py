@@ -1,4 +1,4 @@
-"""The timing commands of issue 3 (benchmarks/run.py, benchmarks/features.py): their tables and the yardstick."""
+"""The timing commands of issue 3 (benchmarks/run.py, features.py, played.py): their tables and the yardstick."""
 
 from __future__ import annotations
 
@@ -49,3 +49,17 @@ def test_the_features_benchmark_compares_both_searches(capfd: pytest.CaptureFixt
     assert all(row[-1] == "0" for row in rows)  # no answer differs
     row = features.compare("belote", "play", 2, seed=1)
     assert row["differ"] == 0 and len(row["focused"]) == len(row["full"]) == 2
+
+
+def test_the_played_benchmark_keeps_and_empties_the_tables(capfd: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import played
+
+    assert played.main(["--games", "klaverjas-amsterdam", "putz", "--deals", "2"]) == 0
+    rows = [line.split() for line in capfd.readouterr().out.splitlines()[1:]]
+    assert [row[:3] for row in rows] == [
+        ["klaverjas-amsterdam", "hints", "2"], ["klaverjas-amsterdam", "play", "2"],
+        ["putz", "hints", "2"], ["putz", "play", "2"],
+    ]
+    assert all(row[-1] == "0" for row in rows)  # no answer differs
+    row = played.compare("belote", "hints", 2, seed=1)
+    assert row["differ"] == 0 and len(row["kept"]) == len(row["emptied"]) == 2
