@@ -508,7 +508,8 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
     if lost:
         worst = max(lost, key=lambda c: c.lost or 0)
         costliest = f"{worst.card} (card {worst.index}, seat {worst.seat}), {worst.lost}"
-        lines.append(f"  {len(lost)} cards lost something; the costliest: {costliest}")
+        counted = "1 card" if len(lost) == 1 else f"{len(lost)} cards"
+        lines.append(f"  {counted} lost something; the costliest: {costliest}")
     else:
         lines.append("  no card lost anything")
     lines.append(f"  {'exact' if analysis.exact else 'not exact'}, {analysis.nodes} nodes, {analysis.time_ms:.1f} ms")

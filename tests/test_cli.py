@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from solver import analyse, analyse_play, trump_table, verify_puzzle
+from solver import Position, analyse, analyse_play, trump_table, verify_puzzle
 from solver.cli import main
 
 from .besigue_random import random_deal
@@ -264,6 +264,21 @@ def test_play_analysis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     status, out, _ = run(capsys, "play-analysis", "--first", "8", "--pretty", str(source))
     text = "\n".join(out)
     assert "before" in text and "lost" in text and data["played"][9] in text
+
+
+def test_play_analysis_pretty_counts_the_cards_that_lost() -> None:
+    from solver.cli import pretty_play
+    from solver.features import PlayAnalysis, PlayedCard
+
+    position = Position.from_dict(EXAMPLE)
+    good = PlayedCard(0, 1, 1, "S8", -96, -96, 0, ("S8",), False)
+    bad = PlayedCard(1, 2, 0, "SK", 96, 80, 16, ("H7",), False)
+    worse = PlayedCard(2, 3, 1, "S9", -80, -100, 20, ("DK",), False)
+    one = pretty_play(position, PlayAnalysis("score", (good, bad), True, 10, 1.0))
+    assert "  1 card lost something; the costliest: SK (card 1, seat 2), 16" in one
+    two = pretty_play(position, PlayAnalysis("score", (good, bad, worse), True, 10, 1.0))
+    assert "  2 cards lost something; the costliest: S9 (card 2, seat 3), 20" in two
+    assert "no card lost anything" in pretty_play(position, PlayAnalysis("score", (good,), True, 10, 1.0))
 
 
 def test_trumps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
