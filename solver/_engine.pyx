@@ -2831,7 +2831,7 @@ cdef class Engine:
 
     cdef bint _seen_in_distinct_hands(self, uint64_t cards, uint64_t trick_cards):
         """Whether every one of `cards` was seen in a hand in this generation or is on
-        the trick, no two of them held by one seat (distinct_owners)."""
+        the trick, no two of them held by one seat (so they can fall in one trick)."""
         cdef int seen = 0, b, owner
         while cards:
             b = __builtin_ctzll(cards)

@@ -146,7 +146,7 @@ def engine_side(pos: Position) -> int:
 
 
 def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> tuple[dict[str, Any], dict[Card, int]]:
-    """build_spec's part that depends only on the rules, objective, analysed side and
+    """build_spec's part that depends only on the rules, objective, engine's side and
     levers (never changed once built: build_spec copies it), and the cards' bits."""
     rules = pos.rules
     objective = pos.objective
