@@ -352,6 +352,7 @@ def play_message(analysis: PlayAnalysis) -> pb.AnalysePlayResponse:
             best=list(c.best),
             forced=c.forced,
             exact=c.exact,
+            line=list(c.line),
         )
         if c.lost is not None:
             card.lost = c.lost
@@ -374,6 +375,7 @@ def play_from(message: pb.AnalysePlayResponse) -> PlayAnalysis:
             best=tuple(c.best),
             forced=c.forced,
             exact=c.exact,
+            line=tuple(c.line),
         )
         for c in message.cards
     )

@@ -494,6 +494,16 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _by_tricks(position: AnyPosition, index: int, line: tuple[str, ...]) -> str:
+    """A card game's line from before played card `index`, its tricks parted by "|"."""
+    if isinstance(position, BesiguePosition):
+        return " ".join(line)
+    players = position.rules.n_players
+    cut = (players - index % players) % players or players  # the cards left to the trick
+    tricks = [line[:cut]] + [line[i : i + players] for i in range(cut, len(line), players)]
+    return " | ".join(" ".join(trick) for trick in tricks if trick)
+
+
 def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
     lines = _header(position, analysis.objective)
     width = max([5] + [len(c.card) + 1 for c in analysis.cards])  # Bésigue moves are longer
@@ -504,6 +514,8 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
             f"  {c.index:>3}  {c.seat:>4}  {c.card:<{width}}{_shown(c.before):>8}{_shown(c.after):>8}{_shown(c.lost):>6}"
             f"  {' '.join(c.best)}{mark}"
         )
+        if c.line:  # what the mistake gave away: best play from before it
+            lines.append(f"  {'':>3}  {'':>4}  best play from here: {_by_tricks(position, c.index, c.line)}")
     lost = analysis.mistakes
     if lost:
         worst = max(lost, key=lambda c: c.lost or 0)

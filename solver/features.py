@@ -83,7 +83,9 @@ class PlayedCard:
     `before` is the value of the position before the card (best play from there),
     `after` the value once the card is played, `lost` how much the card gave away
     (0 for a best card; a yes/no objective counts a lost `true` as 1).  Values are
-    None when a search limit stopped the analysis before it could tell.
+    None when a search limit stopped the analysis before it could tell.  For a card
+    that lost something, `line` is a line of best play from the position before it,
+    to the end of the deal (it starts with a best card): what it gave away.
     """
 
     index: int  # place in `played`
@@ -96,6 +98,8 @@ class PlayedCard:
     best: tuple[str, ...]  # the best cards at that point
     forced: bool  # the only legal card
     exact: bool = True
+    # for a card that lost something: best play from before it (one of the best lines)
+    line: tuple[str, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +113,7 @@ class PlayedCard:
             "best": list(self.best),
             "forced": self.forced,
             "exact": self.exact,
+            "line": list(self.line),
         }
 
 
@@ -219,6 +224,7 @@ def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result)
         best=result.best if result.exact else (),
         forced=len(result.moves) == 1,
         exact=result.exact,
+        line=result.line if lost else (),
     )
 
 

@@ -88,6 +88,34 @@ def test_play_analysis_agrees_with_analyse_of_each_position(seed: int) -> None:
     json.dumps(analysis.to_dict())
 
 
+@pytest.mark.parametrize(
+    "game, fields",
+    [("klaberjass", {"trump": "S", "taker": 1, "objective": "raw"}), ("jass", {"trump": "H"}), ("bassadewitz", {})],
+)
+def test_a_card_that_lost_something_shows_best_play_from_before_it(game: str, fields: dict) -> None:
+    """The line of a mistake starts with a best card and, played out, ends at the value
+    before the mistake; a card that lost nothing has no line."""
+    data = {"game": game, **fields, "deal": deal_of(game, 2)}
+    data["played"] = playout(data, 2, sum(len(hand.split()) for hand in data["deal"]))  # the whole deal
+    first = 12 if game == "jass" else 0  # a complete Jass deal takes a while
+    analysis = analyse_play(data, first=first)
+    assert analysis.exact and analysis.mistakes
+    pos = start_of_deal(Position.from_dict(data))
+    for card in data["played"][:first]:
+        pos = pos.play(card)
+    for card in analysis.cards:
+        if card.lost:
+            assert card.line[0] in card.best
+            end = pos
+            for move in card.line:
+                end = end.play(move)
+            assert end.is_over and end.value_for(card.side) == card.before
+            assert card.to_dict()["line"] == list(card.line)
+        else:
+            assert card.line == () and card.to_dict()["line"] == []
+        pos = pos.play(card.card)
+
+
 def test_play_analysis_of_a_whole_deal_ends_where_the_deal_ends() -> None:
     data = klaberjass_play(4, cards=18)  # 2 players x 9 tricks: every card
     analysis = analyse_play(data)

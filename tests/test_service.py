@@ -80,9 +80,9 @@ def same_hint(a: Any, b: Any) -> bool:
 
 def comparable(data: Any) -> Any:
     """An analysis as JSON without what may change from one search to the next: timings,
-    node counts, and the points of the line of best play (any best line will do)."""
+    node counts, and a line of best play and its points (any best line will do)."""
     if isinstance(data, dict):
-        return {k: comparable(v) for k, v in data.items() if k not in ("time_ms", "nodes", "points")}
+        return {k: comparable(v) for k, v in data.items() if k not in ("time_ms", "nodes", "points", "line")}
     if isinstance(data, list):
         return [comparable(v) for v in data]
     return data
@@ -152,6 +152,15 @@ def test_analyse_with_exact_moves_matches_the_library(server: BackgroundServer, 
 def test_hint_matches_the_library(client: Client) -> None:
     for position in POSITIONS:
         assert same_hint(client.hint(position), hint(position))
+
+
+def test_a_played_cards_line_crosses_the_service(client: Client) -> None:
+    data = {**play_data(2), "objective": "raw"}
+    local = analyse_play(data)
+    assert any(c.line for c in local.cards)
+    assert [c.line for c in convert.play_from(convert.play_message(local)).cards] == [c.line for c in local.cards]
+    for card in client.analyse_play(data).cards:  # a line of best play, maybe another one
+        assert bool(card.line) == bool(card.lost) and (not card.line or card.line[0] in card.best)
 
 
 def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -> None:

@@ -229,7 +229,7 @@ class AnalysePlayRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ..., first: _Optional[int] = ...) -> None: ...
 
 class PlayedCard(_message.Message):
-    __slots__ = ("index", "seat", "side", "card", "before", "after", "lost", "best", "forced", "exact")
+    __slots__ = ("index", "seat", "side", "card", "before", "after", "lost", "best", "forced", "exact", "line")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
@@ -240,6 +240,7 @@ class PlayedCard(_message.Message):
     BEST_FIELD_NUMBER: _ClassVar[int]
     FORCED_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     side: int
@@ -250,7 +251,8 @@ class PlayedCard(_message.Message):
     best: _containers.RepeatedScalarFieldContainer[str]
     forced: bool
     exact: bool
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., side: _Optional[int] = ..., card: _Optional[str] = ..., before: _Optional[_Union[Value, _Mapping]] = ..., after: _Optional[_Union[Value, _Mapping]] = ..., lost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., forced: _Optional[bool] = ..., exact: _Optional[bool] = ...) -> None: ...
+    line: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., side: _Optional[int] = ..., card: _Optional[str] = ..., before: _Optional[_Union[Value, _Mapping]] = ..., after: _Optional[_Union[Value, _Mapping]] = ..., lost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., forced: _Optional[bool] = ..., exact: _Optional[bool] = ..., line: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AnalysePlayResponse(_message.Message):
     __slots__ = ("objective", "cards", "exact", "nodes", "time_ms")
