@@ -1289,7 +1289,8 @@ cdef class BesigueEngine:
         for card in talon:
             if not 0 <= card < 32:
                 raise ValueError(f"talon: {card} is not a card (0..31)")
-        signature = (trump, standard, tuple(talon), exchanged, max(horizon, 0))
+        # the options too: `relative` changes what a phase-2 key means
+        signature = (trump, standard, tuple(talon), exchanged, max(horizon, 0), tuple(sorted(self.options.items())))
         if signature != self.signature:
             self._new_generation()
             self.signature = signature

@@ -494,6 +494,27 @@ def test_two_threads_two_engines() -> None:
     assert out[0] == expected and out[1] == expected
 
 
+def test_changed_options_empty_the_table() -> None:
+    """`relative` changes what a phase-2 key means: an entry stored with relative keys
+    once answered an absolute key of another position (a helper's audit)."""
+    from solver.besigue import BesiguePosition, engine_state
+
+    def position(first: str, second: str) -> dict:
+        data = {"game": "besigue", "trump": "H", "hands": [first, second], "talon": [], "leader": 0, "tricks": [30, 0]}
+        return engine_state(BesiguePosition.from_dict(data))
+
+    earlier, later = position("C9 S7", "SQ DQ"), position("H7 D8", "S7 H7")
+    for first, then in ((1, 0), (0, 1)):
+        fresh = BesigueEngine(1)
+        fresh.options["relative"] = then
+        expected = fresh.search(later)
+        kept = BesigueEngine(1)
+        kept.options["relative"] = first
+        kept.search(earlier)
+        kept.options["relative"] = then
+        assert kept.search(later)["value"] == expected["value"]
+
+
 def test_stats_and_clear() -> None:
     rng = random.Random(4)
     st = random_state(rng, 4, 2)
