@@ -24,6 +24,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .deals import DEAL_SETS, deals, table_megabytes
@@ -68,14 +69,6 @@ def _answer(kind: str, deal: dict[str, Any], engine: Any, solve: Any) -> Any:
     return verify_puzzle(deal, claim, engine=engine, solve=solve)
 
 
-def _timed(kind: str, deal: dict[str, Any], engine: Any, solve: Any) -> tuple[Any, float]:
-    """The answer from an emptied table, and its CPU time in ms."""
-    engine.clear()
-    started = time.process_time()
-    answer = _answer(kind, deal, engine, solve)
-    return answer, (time.process_time() - started) * 1000.0
-
-
 def _same(kind: str, a: Any, b: Any) -> bool:
     """The answers agree in everything these analyses report (not nodes or time)."""
     first, second = a.to_dict(), b.to_dict()
@@ -88,49 +81,90 @@ def _same(kind: str, a: Any, b: Any) -> bool:
     return bool(first == second)
 
 
-def compare(key: str, kind: str, n: int, seed: int) -> dict[str, Any]:
+def both_ways(
+    key: str,
+    n: int,
+    prepare: Callable[[dict[str, Any], int], dict[str, Any]],
+    ways: tuple[Any, Any],
+    answer: Callable[[dict[str, Any], Any, Any], Any],
+    same: Callable[[Any, Any], bool],
+) -> tuple[list[float], list[float], float, int]:
+    """Each of the first `n` deals of set `key`, made ready by `prepare(hands, index)`,
+    answered both ways (`answer(deal, engine, way)`), each from an emptied table of one
+    engine, the order reversed on every other deal: each way's CPU ms per deal, the
+    median per-deal ratio (first way / second), and how many answers are not `same`."""
     from solver import Engine
 
     sample = deals(key, n)
     engine = Engine(table_megabytes(sample[0], None))
-    focused: list[float] = []
-    full: list[float] = []
+    times: dict[Any, list[float]] = {way: [] for way in ways}
     differ = 0
     for i, hands in enumerate(sample):
-        deal = played_out(hands, seed + i) if kind == "play" else hands
-        times: dict[str, float] = {}
-        answers: dict[str, Any] = {}
-        order = [("focused", None), ("full", every_move)]
-        for name, solve in order if i % 2 == 0 else order[::-1]:
-            answers[name], times[name] = _timed(kind, deal, engine, solve)
-        focused.append(times["focused"])
-        full.append(times["full"])
-        differ += not _same(kind, answers["focused"], answers["full"])
-    ratios = [f / max(a, 1e-3) for f, a in zip(focused, full)]
-    return {"set": key, "kind": kind, "deals": n, "focused": focused, "full": full, "ratio": statistics.median(ratios),
-            "differ": differ}
+        deal = prepare(hands, i)
+        answers: dict[Any, Any] = {}
+        for way in ways if i % 2 == 0 else ways[::-1]:
+            engine.clear()
+            started = time.process_time()
+            answers[way] = answer(deal, engine, way)
+            times[way].append((time.process_time() - started) * 1000.0)
+        differ += not same(answers[ways[0]], answers[ways[1]])
+    first, second = times[ways[0]], times[ways[1]]
+    ratio = statistics.median(f / max(s, 1e-3) for f, s in zip(first, second))
+    return first, second, ratio, differ
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.features", description=__doc__.split("\n\n")[0])
+def compare(key: str, kind: str, n: int, seed: int) -> dict[str, Any]:
+    focused, full, ratio, differ = both_ways(
+        key,
+        n,
+        lambda hands, i: played_out(hands, seed + i) if kind == "play" else hands,
+        (None, every_move),
+        lambda deal, engine, solve: _answer(kind, deal, engine, solve),
+        lambda a, b: _same(kind, a, b),
+    )
+    return {"set": key, "kind": kind, "deals": n, "focused": focused, "full": full, "ratio": ratio, "differ": differ}
+
+
+def report(
+    argv: list[str] | None,
+    module: str,
+    doc: str,
+    kinds: tuple[str, ...],
+    compare: Callable[[str, str, int, int], dict[str, Any]],
+    ways: tuple[str, str],
+    skip: Callable[[str, str], bool] = lambda key, kind: False,
+) -> int:
+    """The command line of a benchmark comparing two ways (`compare` gives each set and
+    kind a row with the two ways' times under the names `ways`): a table, and status 1
+    if any answer differs."""
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=doc.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=list(DEAL_SETS))
-    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--kinds", nargs="+", choices=kinds, default=list(kinds))
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=11, help="seed of the random play (default 11)")
     args = parser.parse_args(argv)
-    print(f"{'set':<22}{'kind':<8}{'deals':>6}{'median ms':>11}{'(full)':>9}{'total s':>9}{'(full)':>8}"
+    first, second = ways
+    other = f"({second})"
+    width = max(9, len(other) + 2)
+    print(f"{'set':<22}{'kind':<8}{'deals':>6}{'median ms':>11}{other:>{width}}{'total s':>9}{other:>{width}}"
           f"{'ratio':>7}{'differ':>8}")
     failed = False
     for key in args.games:
         for kind in args.kinds:
-            if kind == "trumps" and DEAL_SETS[key].game == "bassadewitz":
+            if skip(key, kind):
                 continue
             row = compare(key, kind, args.deals, args.seed)
-            print(f"{key:<22}{kind:<8}{row['deals']:>6}{statistics.median(row['focused']):>11.1f}"
-                  f"{statistics.median(row['full']):>9.1f}{sum(row['focused']) / 1000:>9.2f}"
-                  f"{sum(row['full']) / 1000:>8.2f}{row['ratio']:>7.2f}{row['differ']:>8}", flush=True)
+            print(f"{key:<22}{kind:<8}{row['deals']:>6}{statistics.median(row[first]):>11.1f}"
+                  f"{statistics.median(row[second]):>{width}.1f}{sum(row[first]) / 1000:>9.2f}"
+                  f"{sum(row[second]) / 1000:>{width}.2f}{row['ratio']:>7.2f}{row['differ']:>8}", flush=True)
             failed = failed or row["differ"] > 0
     return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    # Bassadewitz has no trump
+    return report(argv, "benchmarks.features", __doc__ or "", KINDS, compare, ("focused", "full"),
+                  lambda key, kind: kind == "trumps" and DEAL_SETS[key].game == "bassadewitz")
 
 
 if __name__ == "__main__":

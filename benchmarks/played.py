@@ -21,14 +21,10 @@ of the tables' reuse too.
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
-import time
 from typing import Any
 
-from .deals import DEAL_SETS, deals, table_megabytes
-from .features import played_out
+from .features import both_ways, played_out, report
 
 KINDS = ("hints", "play")
 
@@ -60,54 +56,20 @@ def _play(deal: dict[str, Any], engine: Any, emptied: bool) -> Any:
     return cards
 
 
-def _timed(kind: str, deal: dict[str, Any], engine: Any, emptied: bool) -> tuple[Any, float]:
-    """The answers from an emptied table, and their CPU time in ms."""
-    engine.clear()
-    started = time.process_time()
-    answer = (_hints if kind == "hints" else _play)(deal, engine, emptied)
-    return answer, (time.process_time() - started) * 1000.0
-
-
 def compare(key: str, kind: str, n: int, seed: int) -> dict[str, Any]:
-    from solver import Engine
-
-    sample = deals(key, n)
-    engine = Engine(table_megabytes(sample[0], None))
-    kept: list[float] = []
-    emptied: list[float] = []
-    differ = 0
-    for i, hands in enumerate(sample):
-        deal = played_out(hands, seed + i)
-        times: dict[bool, float] = {}
-        answers: dict[bool, Any] = {}
-        for empty in (False, True) if i % 2 == 0 else (True, False):
-            answers[empty], times[empty] = _timed(kind, deal, engine, empty)
-        kept.append(times[False])
-        emptied.append(times[True])
-        differ += answers[False] != answers[True]
-    ratios = [k / max(e, 1e-3) for k, e in zip(kept, emptied)]
-    return {"set": key, "kind": kind, "deals": n, "kept": kept, "emptied": emptied, "ratio": statistics.median(ratios),
-            "differ": differ}
+    kept, emptied, ratio, differ = both_ways(
+        key,
+        n,
+        lambda hands, i: played_out(hands, seed + i),
+        (False, True),
+        _hints if kind == "hints" else _play,
+        lambda a, b: bool(a == b),
+    )
+    return {"set": key, "kind": kind, "deals": n, "kept": kept, "emptied": emptied, "ratio": ratio, "differ": differ}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.played", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=list(DEAL_SETS))
-    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
-    parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=11, help="seed of the random play (default 11)")
-    args = parser.parse_args(argv)
-    print(f"{'set':<22}{'kind':<7}{'deals':>6}{'median ms':>11}{'(emptied)':>11}{'total s':>9}{'(emptied)':>11}"
-          f"{'ratio':>7}{'differ':>8}")
-    failed = False
-    for key in args.games:
-        for kind in args.kinds:
-            row = compare(key, kind, args.deals, args.seed)
-            print(f"{key:<22}{kind:<7}{row['deals']:>6}{statistics.median(row['kept']):>11.1f}"
-                  f"{statistics.median(row['emptied']):>11.1f}{sum(row['kept']) / 1000:>9.2f}"
-                  f"{sum(row['emptied']) / 1000:>11.2f}{row['ratio']:>7.2f}{row['differ']:>8}", flush=True)
-            failed = failed or row["differ"] > 0
-    return 1 if failed else 0
+    return report(argv, "benchmarks.played", __doc__ or "", KINDS, compare, ("kept", "emptied"))
 
 
 if __name__ == "__main__":
