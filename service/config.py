@@ -9,11 +9,11 @@ import math
 import os
 from dataclasses import dataclass, replace
 
+from solver.analysis import DEFAULT_TT_MEGABYTES  # the library's Bésigue table
 from solver.machine import memory_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-BESIGUE_TT_MEGABYTES = 8  # the library's default for Bésigue (solver.analysis.DEFAULT_TT_MEGABYTES)
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class ServerConfig:
     def besigue_tt_megabytes(self) -> int:
         """Each worker's Bésigue table, out of its share: the library's 8 MB, at most
         half the share (1 MB at least)."""
-        return max(1, min(BESIGUE_TT_MEGABYTES, self.worker_share // 2))
+        return max(1, min(DEFAULT_TT_MEGABYTES, self.worker_share // 2))
 
     @property
     def tt_megabytes(self) -> int:

@@ -53,7 +53,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import Hint, Result, _engine, analyse, hint, require_a_move
+from solver.analysis import DEFAULT_TT_MEGABYTES, Hint, Result, _engine, analyse, hint, require_a_move
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
@@ -100,7 +100,7 @@ class Guard:
     `analyse_play`, `trump_table` and `verify_puzzle` (their `solve` argument).
     """
 
-    def __init__(self, deadline: float | None, tt_megabytes: int, besigue_tt_megabytes: int = 8) -> None:
+    def __init__(self, deadline: float | None, tt_megabytes: int, besigue_tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
         self.tt_megabytes = tt_megabytes
         self.besigue_tt_megabytes = besigue_tt_megabytes
