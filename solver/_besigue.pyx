@@ -25,16 +25,19 @@ future points, so they do not depend on the path.
 """
 
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._minimax cimport fold_child, sort_by_key
 from solver.errors import table_megabytes
 
 
-cdef extern from "table_memory.h":
+# the compiler's and the system's (gcc, clang or MSVC): solver/native.h
+cdef extern from "native.h":
+    int popcount "plis_popcount"(uint64_t x) nogil
+    int lowest_bit "plis_ctz"(uint64_t x) nogil  # x not 0
+    double now "plis_now"() nogil  # seconds, monotonic
     void* table_memory(size_t size) nogil  # zeroed, in huge pages where possible
+    void table_free(void* mem) nogil
 
 
 MARRIAGE = 1
@@ -157,22 +160,6 @@ cdef struct Ctx:
     int history[2][33][32]       # per seat, card led (+1, 0: leading), card played
 
 
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    return __builtin_popcountll(x)
-
-
 # --- cards --------------------------------------------------------------------------
 
 cdef inline int card_bit(int card) noexcept nogil:
@@ -285,7 +272,7 @@ cdef inline void make_key(Ctx* c, Pos* p, Key* k) noexcept nogil:
         for s in range(2):
             held = p.hand[s] & EVEN
             while held:
-                b = __builtin_ctzll(held)
+                b = lowest_bit(held)
                 held &= held - 1
                 card = bit_card(b)
                 n = c.nbits[card]
@@ -436,11 +423,11 @@ cdef int order2(Ctx* c, uint64_t* h, int mover, int led, uint64_t legal, int tt_
     if led >= 0:
         in_play |= <uint64_t>1 << (led & ~1)
     while rest:
-        b = __builtin_ctzll(rest)
+        b = lowest_bit(rest)
         rest &= rest - 1
         up = in_play & stronger(b)
         if up and not (theirs >> b) & 1 and (led & ~1) != b:
-            nxt = __builtin_ctzll(up)
+            nxt = lowest_bit(up)
             if (mine >> nxt) & 1 and not (theirs >> nxt) & 1 and bit_points(nxt) == bit_points(b):
                 continue  # nxt stands for b
         if b == tt_move:
@@ -471,14 +458,14 @@ cdef inline uint64_t pack_suit(uint64_t a, uint64_t b) noexcept nogil:
     cdef int st, slot = 0
     occ = (a | b | ((a | b) >> 1)) & 0x5555
     while occ & 0x0FFF:
-        st = __builtin_ctzll(occ)
+        st = lowest_bit(occ)
         occ &= occ - 1
         pa |= ((a >> st) & 3) << slot
         pb |= ((b >> st) & 3) << slot
         slot += 2
     slot = 12
     while occ:
-        st = __builtin_ctzll(occ)
+        st = lowest_bit(occ)
         occ &= occ - 1
         pa |= ((a >> st) & 3) << slot
         pb |= ((b >> st) & 3) << slot
@@ -531,8 +518,8 @@ cdef int search2(Ctx* c, uint64_t h0, uint64_t h1, int led, int leader, int alph
         if (h0 | h1) == 0:
             return 0
         if popcount(h0) == 1 and popcount(h1) == 1:
-            la = __builtin_ctzll(h[leader])
-            lb = __builtin_ctzll(h[1 - leader])
+            la = lowest_bit(h[leader])
+            lb = lowest_bit(h[1 - leader])
             winner = 1 - leader if follower_wins2(c, la, lb) else leader
             gain = bit_points(la) + bit_points(lb) + 10
             return gain if winner == 0 else -gain
@@ -806,7 +793,7 @@ cdef int gen_plays(Ctx* c, Pos* p, int mover, int* cards, int* ks) noexcept nogi
     cdef uint64_t held = p.hand[mover] & EVEN
     cdef int n = 0, b, card
     while held:
-        b = __builtin_ctzll(held)
+        b = lowest_bit(held)
         held &= held - 1
         card = bit_card(b)
         cards[n] = card
@@ -1178,7 +1165,7 @@ cdef class BesigueEngine:
         self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
 
     def __dealloc__(self):
-        free(self.table)
+        table_free(self.table)
 
     @property
     def tt_bytes(self):

@@ -9,9 +9,7 @@ and touches only its own `Engine`.
 import math
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free
 from libc.string cimport memcpy, memmove, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solver._minimax cimport fold_child, sort_by_key
 from solver.errors import table_megabytes
@@ -88,28 +86,19 @@ cdef struct Ctx:
     int horizon_stop             # an estimate: trick boundaries with this many tricks left or fewer are leaves (0: none)
 
 
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    return __builtin_popcountll(x)
-
-
-cdef extern from "table_memory.h":
+# the compiler's and the system's (gcc, clang or MSVC): solver/native.h
+cdef extern from "native.h":
+    int popcount "plis_popcount"(uint64_t x) nogil
+    int lowest_bit "plis_ctz"(uint64_t x) nogil  # x not 0
+    int leading_zeros "plis_clz"(uint64_t x) nogil  # x not 0
+    void prefetch "plis_prefetch"(const void* p) nogil
+    double now "plis_now"() nogil  # seconds, monotonic
     void* table_memory(size_t size) nogil  # zeroed, in huge pages where possible
-
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    void __builtin_prefetch(const void*) nogil
-    int __builtin_clzll(unsigned long long) nogil
+    void table_free(void* mem) nogil
 
 
 cdef inline int highest_bit(uint64_t x) noexcept nogil:
-    return 63 - __builtin_clzll(x)
+    return 63 - leading_zeros(x)
 
 
 cdef inline uint64_t above(uint64_t mask, int bit) noexcept nogil:
@@ -602,14 +591,14 @@ cdef void fill_run_points(Tables* t, int* owner, uint64_t (*out)[512]) noexcept 
         out[g][0] = 0
         last_run[0] = 0
         for idx in range(1, 1 << length):
-            low = g * GROUP_WIDTH + __builtin_ctzll(<uint64_t>idx)
+            low = g * GROUP_WIDTH + lowest_bit(<uint64_t>idx)
             p = t.points[low]
             rest = idx & (idx - 1)
             if rest == 0:
                 out[g][idx] = <uint64_t>p
                 last_run[idx] = 1
                 continue
-            nxt = g * GROUP_WIDTH + __builtin_ctzll(<uint64_t>rest)
+            nxt = g * GROUP_WIDTH + lowest_bit(<uint64_t>rest)
             v = out[g][rest]
             lanes = popcount(<uint64_t>rest)
             if owner[low] != owner[nxt] or low == t.buur_bit or nxt == t.buur_bit:
@@ -639,20 +628,20 @@ cdef inline bint same_roem(Tables* t, uint64_t stored, State* s) noexcept nogil:
         return True
     d = delta
     while d:  # a set with a card in one position only must fall in neither
-        touching |= t.roem_sets_of[__builtin_ctzll(d)]
+        touching |= t.roem_sets_of[lowest_bit(d)]
         d &= d - 1
     touching &= t.roem_candidates
     while touching:
-        i = __builtin_ctzll(touching)
+        i = lowest_bit(touching)
         touching &= touching - 1
         if (t.roem_sets[i] & ~stored) == 0 or (t.roem_sets[i] & ~cur) == 0:
             return False
     sets = s.live_roem  # the same in both now
     while sets:
-        cards |= t.roem_sets[__builtin_ctzll(sets)]
+        cards |= t.roem_sets[lowest_bit(sets)]
         sets &= sets - 1
     while cards:
-        b = __builtin_ctzll(cards)
+        b = lowest_bit(cards)
         cards &= cards - 1
         m = t.group_mask[t.group_of[b]]
         if (delta & m) and popcount(above(stored & m, b)) != popcount(above(cur & m, b)):
@@ -862,7 +851,7 @@ cdef inline bint top_of_group(Tables* t, uint64_t in_play, int b) noexcept nogil
 cdef inline int next_in_play(Tables* t, uint64_t in_play, int b) noexcept nogil:
     """The next stronger card of `b`'s group in `in_play`, or -1 if there is none."""
     cdef uint64_t higher = in_play & t.group_mask[t.group_of[b]] & above(in_play, b)
-    return __builtin_ctzll(higher) if higher else -1
+    return lowest_bit(higher) if higher else -1
 
 
 cdef inline bint in_live_roem_set(Tables* t, State* s, int b, int nxt) noexcept nogil:
@@ -929,7 +918,7 @@ cdef inline bint identity_matters(Tables* t, State* s, uint64_t run) noexcept no
         return True
     if t.roem:
         while run:
-            b = __builtin_ctzll(run)
+            b = lowest_bit(run)
             run &= run - 1
             if t.roem_sets_of[b] & s.live_roem:
                 return True
@@ -1068,7 +1057,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int killer
                 if not trump_over or not (rest_hands & t.group_mask[t.trump_group]):
                     smear_low = False
     while rest:
-        b = __builtin_ctzll(rest)
+        b = lowest_bit(rest)
         rest &= rest - 1
         g = t.group_of[b]
         if (dominated >> b) & 1:
@@ -1184,7 +1173,7 @@ cdef inline bint unbeatable(Tables* t, uint64_t own, uint64_t others) noexcept n
         mine = own & t.group_mask[g]
         if mine:
             theirs = others & t.group_mask[g]
-            if theirs and highest_bit(theirs) > __builtin_ctzll(mine):
+            if theirs and highest_bit(theirs) > lowest_bit(mine):
                 return False
     return True
 
@@ -1365,7 +1354,7 @@ cdef bint nat_floor(Ctx* c, int alpha, int beta, int* v) noexcept nogil:
     if ceiling >= threshold:
         return False
     while sets:
-        i = __builtin_ctzll(sets)
+        i = lowest_bit(sets)
         sets &= sets - 1
         live += t.roem_set_value[i]
     if s.tricks[0] == 0 or s.tricks[1] == 0:
@@ -1403,10 +1392,10 @@ cdef inline int last_trick_side(Tables* t, State* s, int* gained, bint with_roem
     cdef int i, b, first, win_bit, win_off = 0, side
     cdef uint64_t cards = 0
     cdef uint32_t places = 0
-    first = win_bit = __builtin_ctzll(s.hands[t.seat_at[s.leader]])
+    first = win_bit = lowest_bit(s.hands[t.seat_at[s.leader]])
     gained[0] = t.points[first] + t.per_trick_bonus + t.last_trick_bonus
     for i in range(1, t.n_players):
-        b = __builtin_ctzll(s.hands[t.seat_at[s.leader + i]])
+        b = lowest_bit(s.hands[t.seat_at[s.leader + i]])
         gained[0] += t.points[b]
         if with_roem:
             cards |= <uint64_t>1 << b
@@ -1462,7 +1451,7 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
     in_play = s.in_hands | s.trick_cards
     best = -INF if maximising else INF
     while rest:
-        b = __builtin_ctzll(rest)
+        b = lowest_bit(rest)
         rest &= rest - 1
         if (dominated >> b) & 1:
             continue
@@ -1552,7 +1541,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         # trick's killer first
         legal = legal_moves(c)
         if (legal & (legal - 1)) == 0:  # one card to play: play it at once
-            b = __builtin_ctzll(legal)
+            b = lowest_bit(legal)
             play(c, b, &u)
             v = search(c, alpha, beta)
             unplay(c, b, &u)
@@ -1582,17 +1571,17 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
         shape_of(t, s, &shape, &shape2)
         shi = shape_hi(t, s)
         se = shape_set_for(c, shape, shape2, shi)
-        __builtin_prefetch(se)
+        prefetch(se)
         if t.shape_set > 2:
-            __builtin_prefetch(&se[2])
+            prefetch(&se[2])
     elif t.nat_shapes and t.settle == SETTLE_NAT:
         use_nat = True  # the nat entries' lines, likewise
         shape_of(t, s, &shape, &shape2)
         ntag = nat_shape_tag(c, shape2, shape_hi(t, s))
         ne = nat_set_for(c, shape, ntag)
-        __builtin_prefetch(ne)
+        prefetch(ne)
         if t.shape_set > 2:
-            __builtin_prefetch(&ne[2])
+            prefetch(&ne[2])
     use_main = True
     if use_shape or use_nat:
         # near the end, the shape table alone: its entries of the same cards do
@@ -1601,7 +1590,7 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
     if use_main:
         make_key(t, s, &key)
         slots = bucket_of(c, &key)
-        __builtin_prefetch(slots)
+        prefetch(slots)
     if t.roem and t.roem_free_levers and t.settle == SETTLE_ADDITIVE and not more_roem_possible(c):
         roem_off(t)  # for this subtree
         c.nodes -= 1
@@ -1944,7 +1933,7 @@ cdef uint64_t root_stand_ins(Tables* t, uint64_t in_play, uint64_t searched, uin
     cdef uint64_t found = 0
     cdef int b
     while wanted:
-        b = stand_in(t, in_play, searched, __builtin_ctzll(wanted))
+        b = stand_in(t, in_play, searched, lowest_bit(wanted))
         wanted &= wanted - 1
         if b >= 0:
             found |= <uint64_t>1 << b
@@ -2184,8 +2173,8 @@ cdef class Engine:
         self.run_points_ready = False
 
     def __dealloc__(self):
-        free(self.table)
-        free(self.shapes)
+        table_free(self.table)
+        table_free(self.shapes)
 
     @property
     def tt_bytes(self):
@@ -2834,7 +2823,7 @@ cdef class Engine:
         the trick, no two of them held by one seat (so they can fall in one trick)."""
         cdef int seen = 0, b, owner
         while cards:
-            b = __builtin_ctzll(cards)
+            b = lowest_bit(cards)
             cards &= cards - 1
             owner = self.tables.owner[b] if (trick_cards >> b) & 1 else self.owner[b]
             if owner < 0 or seen & (1 << owner):
