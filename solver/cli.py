@@ -1,6 +1,6 @@
 """The `plis` command line.
 
-    plis analyse [FILE|-] [--objective O] [--time-limit S] [--node-limit N] [--jobs N] [--pretty]
+    plis analyse [FILE|-] [--objective O] [--exact MOVES] [--time-limit S] [--node-limit N] [--jobs N] [--pretty]
     plis hint [FILE|-] ...            the best move(s) and the value
     plis play-analysis [FILE|-] ...   deal + played: what each played card cost
     plis trumps [FILE|-] ...          deals before play: the value for every trump
@@ -21,13 +21,14 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from . import __version__
-from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, Result, analyse, check_limits, hint
+from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, MoveValue, Result, analyse, check_limits, hint
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
@@ -37,7 +38,15 @@ from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-FLAGS = {"time_limit": "--time-limit", "node_limit": "--node-limit", "tt_megabytes": "--tt-mb", "jobs": "--jobs"}
+FLAGS = {  # the library's names for what the options give
+    "time_limit": "--time-limit",
+    "node_limit": "--node-limit",
+    "tt_megabytes": "--tt-mb",
+    "jobs": "--jobs",
+    "exact_moves": "--exact",
+}
+# a comma between moves, not one inside a Bésigue move's marks: SQ[besigue,four_queens]
+MOVE_SEPARATOR = re.compile(r",(?![^\[]*\])")
 PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
 
 
@@ -72,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs = check_jobs(args.jobs or None, args.tt_mb or LARGE_DEAL_TT_MEGABYTES)  # --jobs 0: one per core
     except PlisError as exc:
         source.close()
-        print(f"plis: {FLAGS.get(exc.field, exc.field)}: {exc.message}", file=sys.stderr)
+        print(f"plis: {option_field(exc.field)}: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
     with source:
         try:
@@ -98,6 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands")
     analyse_cmd = commands.add_parser("analyse", help="value every legal move of each position")
     _common(analyse_cmd, objective=True)
+    analyse_cmd.add_argument(
+        "--exact",
+        type=_move_list,
+        default=None,
+        metavar="MOVES",
+        help='value exactly the best moves and these only (comma-separated, e.g. HJ,S9; "": none); '
+        "the others are only shown worse, with a bound: much faster on big deals",
+    )
     analyse_cmd.set_defaults(handler=_analyse_handler)
 
     hint_cmd = commands.add_parser("hint", help="the best move(s) of each position and its value")
@@ -190,6 +207,24 @@ def _objective_name(text: str) -> str:
     return text
 
 
+def _move_list(text: str) -> list[str]:
+    """An argparse type: moves separated by commas, as the JSON results write them
+    (whether each is legal is checked with each line); blank: no move."""
+    if not text.strip():
+        return []
+    moves = [move.strip() for move in MOVE_SEPARATOR.split(text)]
+    if not all(moves):
+        raise argparse.ArgumentTypeError(f"--exact must list moves separated by commas, got an empty one in {text!r}")
+    return moves
+
+
+def option_field(field: str) -> str:
+    """The command line's name for a library field: `--tt-mb` for `tt_megabytes`,
+    `--exact[1]` for `exact_moves[1]`."""
+    name, bracket, rest = field.partition("[")
+    return FLAGS[name] + bracket + rest if name in FLAGS else field
+
+
 def _seconds(text: str) -> float:
     """An argparse type: a number of seconds above 0."""
     try:
@@ -209,7 +244,17 @@ def _analyse_handler(args: argparse.Namespace) -> Handler:
         position = load_position(data)
         if args.objective:
             position = position.with_objective(args.objective)
-        result = analyse(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
+        try:
+            result = analyse(
+                position,
+                time_limit=args.time_limit,
+                node_limit=args.node_limit,
+                tt_megabytes=args.tt_mb,
+                exact_moves=args.exact,
+            )
+        except PlisError as exc:
+            exc.field = option_field(exc.field)  # a move of --exact not legal here: name the option
+            raise
         return result.to_dict(), pretty_result(position, result)
 
     return handle
@@ -418,16 +463,18 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     lines.append(f"  scored {list(position.scored)}, tricks {list(position.tricks)}")
     width = max([8] + [len(m.move) + 2 for m in result.moves])
     lines.append(f"  {'move':<{width}}{'value':>8}")
+    worse = False
     for move in result.moves:
         if move.value is None:
-            shown = f"[{move.lower}, {move.upper}]"
-            if move.estimate is not None:
-                shown = f"~{move.estimate} {shown}"
+            shown = _bounds_text(move, result)
+            worse = worse or shown.startswith(("<", ">"))
         else:
             shown = str(move.value).lower() if isinstance(move.value, bool) else str(move.value)
         flag = "  best" if move.move in result.best else ""
         lines.append(f"  {move.move:<{width}}{shown:>8}{flag}")
     status = "exact" if result.exact else f"not exact: stopped by the {result.limit} limit"
+    if worse:
+        lines.append("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly")
     if result.estimate_tricks is not None:
         lines.append(f"  ~: an estimate, best play over {result.estimate_tricks} tricks and the rest shared evenly")
     if result.points is not None:
@@ -438,6 +485,20 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
             lines.append(f"  settlement on that line: {settlement}")
     lines.append(f"  {status}, {result.nodes} nodes, {result.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
+
+
+def _bounds_text(move: MoveValue, result: Result) -> str:
+    """A move left without a value: in an exact result (`--exact`), only shown worse
+    than the best, so its bound on that side (`<= -25`, or `>= 60` where fewer points
+    are better); else both bounds a limit left, and any estimate."""
+    value, lower, upper = result.value, move.lower, move.upper
+    if result.exact and value is not None:
+        if upper is not None and upper < value:
+            return f"<= {upper}"
+        if lower is not None and lower > value:
+            return f">= {lower}"
+    shown = f"[{lower}, {upper}]"
+    return shown if move.estimate is None else f"~{move.estimate} {shown}"
 
 
 def _settlement_text(position: AnyPosition, line: Sequence[str]) -> str | None:

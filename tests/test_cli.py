@@ -235,6 +235,107 @@ def test_jobs_limits_and_table_size_usage_errors(option: str, value: str, capsys
     assert info.value.code == 2 and f"{option} must be" in capsys.readouterr().err
 
 
+# --- analyse --exact ------------------------------------------------------------------------------
+
+# four tricks left; values by a full analysis: SQ 94 (best), SK 92, SA 78, HQ -212
+KLAVERJAS_END = {
+    "game": "klaverjas", "options": {"rules": "rotterdam"}, "trump": "H", "declarer": 0,
+    "hands": ["SA SK SQ HQ", "CQ C8 C7 HJ", "CJ CT H7 D7", "CA CK C9 DQ"], "leader": 0, "scored": [103, 25], "tricks": [3, 1],
+}  # fmt: skip
+# fewer points are better: S9 and S8 59 (best), DK 63, HJ 66
+BASSADEWITZ_END = {
+    "game": "bassadewitz", "hands": ["SK HQ DA DJ", "S9 S8 HJ DK", "CK CJ C7 ST", "SA SJ S7 D9"], "leader": 1,
+    "scored": [0, 44, 21, 0], "tricks": [0, 3, 1, 0],
+}  # fmt: skip
+
+
+def exact_and_full(tmp_path: Path, capsys: pytest.CaptureFixture[str], position: dict[str, Any], moves: str
+                   ) -> tuple[dict[str, Any], dict[str, int]]:
+    """`plis analyse --exact moves` on one line, and each move's value by a plain `plis analyse`."""
+    source = str(write_lines(tmp_path / "in.jsonl", [position]))
+    status, out, _ = run(capsys, "analyse", source)
+    assert status == 0
+    full = {m["move"]: m["value"] for m in json.loads(out[0])["moves"]}
+    status, out, _ = run(capsys, "analyse", "--exact", moves, source)
+    assert status == 0 and len(out) == 1
+    return json.loads(out[0]), full
+
+
+@pytest.mark.parametrize(
+    ("position", "moves", "named", "fewer_is_better"),
+    [(KLAVERJAS_END, "SA", {"SA"}, False), (BASSADEWITZ_END, " HJ ", {"HJ"}, True), (KLAVERJAS_END, "", set(), False)],
+)
+def test_exact_values_the_best_and_the_named_moves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], position: dict[str, Any], moves: str, named: set[str],
+    fewer_is_better: bool,
+) -> None:
+    answer, full = exact_and_full(tmp_path, capsys, position, moves)
+    best_value = min(full.values()) if fewer_is_better else max(full.values())
+    assert answer["exact"] is True and answer["value"] == best_value
+    assert set(answer["best"]) == {move for move, value in full.items() if value == best_value}
+    assert {m["move"] for m in answer["moves"]} == set(full)
+    unvalued = [m for m in answer["moves"] if m["value"] is None]
+    assert unvalued, "every move valued: not the quicker search"
+    for m in answer["moves"]:
+        if m["move"] in named or m["move"] in answer["best"]:
+            assert m["value"] == full[m["move"]]
+        elif m["value"] is not None:  # a move that led until a better one came keeps its value
+            assert m["value"] == full[m["move"]]
+        else:  # a bound showing it worse than the best, and true
+            assert m["lower"] <= full[m["move"]] <= m["upper"]
+            assert m["lower"] > best_value if fewer_is_better else m["upper"] < best_value
+
+
+def test_exact_pretty_shows_the_bound_that_makes_a_move_worse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = str(write_lines(tmp_path / "in.jsonl", [KLAVERJAS_END, BASSADEWITZ_END]))
+    status, out, _ = run(capsys, "analyse", "--exact", "", "--pretty", source)
+    assert status == 0
+    assert "  SK         <= 93" in out  # SK is 92, one step below SQ's 94 bounds it
+    assert "  DK         >= 60" in out  # fewer points are better: DK is 63, best 59
+    assert out.count("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly") == 2
+
+
+def test_exact_a_move_not_legal_is_that_lines_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # SA is legal in the Klaverjas positions only, XX in none
+    source = str(write_lines(tmp_path / "in.jsonl", [KLAVERJAS_END, BASSADEWITZ_END, KLAVERJAS_END]))
+    status, out, err = run(capsys, "analyse", "--exact", "SQ,SA", source)
+    answers = [json.loads(line) for line in out]
+    assert status == 1 and len(answers) == 3 and "1 of 3 lines failed" in err
+    assert comparable(answers[0]) == comparable(answers[2])
+    assert {m["move"]: m["value"] for m in answers[0]["moves"]}["SA"] == 78
+    assert answers[1]["line"] == 2 and answers[1]["error"]["field"] == "--exact[0]"
+    assert answers[1]["error"]["reason"] == "ILLEGAL_MOVE" and "SQ is not a legal move here" in answers[1]["error"]["message"]
+    status, out, _ = run(capsys, "analyse", "--exact", "SA, XX", "--pretty", source)
+    assert status == 1 and "line 1: error in --exact[1]: 'XX' is not a card" in "\n".join(out)
+
+
+@pytest.mark.parametrize("moves", ["SA,,SK", "SA,", ",SA", " , "])
+def test_exact_an_empty_move_is_a_usage_error(moves: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["analyse", "--exact", moves])
+    captured = capsys.readouterr()
+    assert info.value.code == 2 and not captured.out
+    assert f"argument --exact: --exact must list moves separated by commas, got an empty one in {moves!r}" in captured.err
+
+
+def test_exact_reads_besigue_moves_with_commas_in_their_marks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Bésigue move's marks are separated by commas too: only commas outside brackets
+    part the moves.  (Bésigue's own search values every move all the same.)"""
+    position = {
+        "game": "besigue", "options": {"phase1": "seed"}, "trump": "S",
+        "hands": ["CQ C9 C8 SQ SJ S9 HT DA DQ", "CA C8 C7 C7 SQ S8 S8 HQ DK"], "talon": ["H7", "SK", "D8", "DT", "CA", "S7"],
+        "leader": 0, "scored": [180, 100], "tricks": [10, 10], "exchanged": True, "dealer": 0,
+        "melded": [[{"card": "CQ", "kinds": ["four_queens", "marriage"]}, {"card": "SQ", "kinds": ["besigue", "four_queens"]}],
+                   [{"card": "SQ", "kinds": ["marriage"]}]],
+    }  # fmt: skip
+    source = str(write_lines(tmp_path / "in.jsonl", [position]))
+    status, out, _ = run(capsys, "analyse", "--exact", "SQ[besigue,four_queens], CQ[four_queens,marriage],C9", source)
+    assert status == 0 and comparable(json.loads(out[0])) == comparable(analyse(position).to_dict())
+    status, out, _ = run(capsys, "analyse", "--exact", "C9,meld:four_queens:CQ SQ", source)
+    error = json.loads(out[0])["error"]
+    assert status == 1 and error["field"] == "--exact[1]" and error["reason"] == "ILLEGAL_MOVE"
+
+
 # --- hint, play-analysis, trumps, verify ------------------------------------------------------------
 
 
