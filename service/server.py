@@ -16,7 +16,8 @@
   in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
   solved, so the next slice goes on from there) and stops between slices once
   its call is cancelled; the search running is also stopped at once, inside its
-  slice (Engine.cancel, BesigueEngine.cancel).
+  slice, and so is one about to start (Engine.cancel, BesigueEngine.cancel, with
+  before_start).
 - Bad input: INVALID_ARGUMENT with a google.rpc.Status holding one ErrorInfo
   (reason, field) in the `grpc-status-details-bin` trailer.
 - `processes` > 1 runs that many such servers on one port (SO_REUSEPORT), for
@@ -118,7 +119,7 @@ class Guard:
             self._shutdown = self._shutdown or shutdown
             self._cancelled.set()
             for engine in self._engines:
-                engine.cancel()
+                engine.cancel(before_start=True)  # its search may be about to start
 
     def worker_engine(self) -> Any:
         """The engine of the worker thread calling, with the table each worker may have
@@ -135,14 +136,18 @@ class Guard:
         return engine if engine is not None else self.worker_engine()
 
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
-        """`search()`, run on `engine`, which a cancel meanwhile stops."""
+        """`search()`, run on `engine`, which a cancel meanwhile stops, even one that
+        lands before the search has started."""
         with self._lock:
+            if self._cancelled.is_set():  # cancelled before the engine was listed
+                raise Cancelled(self._shutdown)
             self._engines.append(engine)
         try:
             return search()
         finally:
             with self._lock:
                 self._engines.remove(engine)
+                engine.forget_cancel()  # the worker's next call searches afresh
 
     @property
     def cancelled(self) -> bool:

@@ -1145,6 +1145,7 @@ cdef class BesigueEngine:
     cdef bint busy
     cdef volatile int cancel_requested
     cdef readonly long long cancels  # cancel() calls so far: analyses of many searches stop at a change
+    cdef volatile int cancel_pending  # cancel(before_start=True) until forget_cancel()
     cdef Ctx ctx
     cdef public dict options
 
@@ -1179,11 +1180,19 @@ cdef class BesigueEngine:
         self._new_generation()
         self.signature = None
 
-    def cancel(self):
+    def cancel(self, bint before_start=False):
         """Stop the search running in another thread soon (within a few thousand
-        nodes); its result then says stopped="cancelled"."""
+        nodes); its result then says stopped="cancelled".  With `before_start`, as
+        `Engine.cancel`: searches that start from now on stop at once, until
+        `forget_cancel()`."""
+        if before_start:
+            self.cancel_pending = 1
         self.cancel_requested = 1
         self.cancels += 1
+
+    def forget_cancel(self):
+        """End a `cancel(before_start=True)`: the next search starts afresh."""
+        self.cancel_pending = 0
 
     cdef void _new_generation(self):
         self.generation += 1
@@ -1243,7 +1252,7 @@ cdef class BesigueEngine:
         c.nodes2 = 0
         c.roots2 = 0
         c.aborted = 0
-        self.cancel_requested = 0
+        self.cancel_requested = self.cancel_pending
         c.cancel = &self.cancel_requested
         c.node_limit = node_limit
         c.deadline = now() + time_limit if time_limit > 0 else 0.0

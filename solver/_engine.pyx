@@ -2143,6 +2143,7 @@ cdef class Engine:
     cdef bint busy
     cdef volatile int cancel_requested
     cdef readonly long long cancels  # cancel() calls so far: analyses of many searches stop at a change
+    cdef volatile int cancel_pending  # cancel(before_start=True) until forget_cancel()
 
     def __cinit__(self, object tt_megabytes=32):
         tt_megabytes = table_megabytes(tt_megabytes)  # an OptionError names a bad size
@@ -2217,14 +2218,24 @@ cdef class Engine:
             raise RuntimeError("this Engine is solving in another thread; clear it once that search is done")
         self._new_generation()
 
-    def cancel(self):
+    def cancel(self, bint before_start=False):
         """Stop the search running in another thread soon (within a few thousand
         nodes); its result is then marked not exact with the limit "cancelled".  The
         next search on this engine starts afresh, but `analyse_play` and
         `trump_table`, which run several, search no further once this is called
-        (they watch `cancels`), whether or not a search was running."""
+        (they watch `cancels`), whether or not a search was running.
+
+        With `before_start`, every search that starts from now on is stopped too, at
+        once, until `forget_cancel()`: for a caller that has handed the engine to a
+        search that may not have started yet (the service's calls)."""
+        if before_start:
+            self.cancel_pending = 1
         self.cancel_requested = 1
         self.cancels += 1
+
+    def forget_cancel(self):
+        """End a `cancel(before_start=True)`: the next search starts afresh."""
+        self.cancel_pending = 0
 
     cdef void _new_generation(self):
         self.generation += 1
@@ -2281,7 +2292,7 @@ cdef class Engine:
         cdef uint64_t legal, searched = 0, root_in_play
         self._load(spec)
         memset(&c, 0, sizeof(Ctx))
-        self.cancel_requested = 0
+        self.cancel_requested = self.cancel_pending
         c.cancel = &self.cancel_requested
         memset(c.trick_killer, 255, sizeof(c.trick_killer))
         c.t = &self.tables

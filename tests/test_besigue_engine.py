@@ -473,6 +473,14 @@ def test_limits_and_cancel() -> None:
     t.join(5)
     assert not t.is_alive()
     assert result["r"]["stopped"] == "cancelled"
+    # a cancel before the search starts (the service's): searches stop at once until
+    # forget_cancel(); a plain cancel left none behind
+    assert eng.search(st, -INF, INF, node_limit=20000)["stopped"] == "nodes"
+    eng.cancel(before_start=True)
+    stopped = eng.search(st, -INF, INF, node_limit=20000)
+    assert stopped["stopped"] == "cancelled" and stopped["nodes"] < 20000
+    eng.forget_cancel()
+    assert eng.search(st, -INF, INF, node_limit=20000)["stopped"] == "nodes"
 
 
 def test_two_threads_two_engines() -> None:

@@ -257,6 +257,26 @@ def test_cancel_from_another_thread_stops_the_search() -> None:
     assert results[0].limit == "cancelled"
 
 
+def test_a_cancel_before_start_stops_every_search_until_forgotten() -> None:
+    """The service cancels its call's engine before the search may have started:
+    that search, and any other started before `forget_cancel()`, stop at once."""
+    engine = Engine(2)
+    deal = full_deal("jass", 5, trump="C")  # seconds of search
+    small = full_deal("klaverjas", 6, trump="H", declarer=1)  # about 100,000 nodes
+    exact = analyse(small, engine=Engine(2))
+    values = [(m.move, m.value) for m in exact.moves]
+    engine.cancel()  # no search running: the next one starts afresh
+    assert [(m.move, m.value) for m in analyse(small, engine=engine).moves] == values
+    engine.cancel(before_start=True)
+    for position in (deal, small):
+        stopped = analyse(position, engine=engine)
+        assert stopped.limit == "cancelled" and not stopped.exact
+        assert stopped.nodes < 20_000  # the first check of the limits
+    engine.forget_cancel()
+    assert [(m.move, m.value) for m in analyse(small, engine=engine).moves] == values
+    assert exact.exact and exact.nodes > 20_000
+
+
 @pytest.mark.parametrize("seed", [6, 13, 14, 15])
 def test_the_search_does_not_depend_on_the_engines_history(seed: int) -> None:
     """The same position takes the same nodes in a fresh engine and in one that solved

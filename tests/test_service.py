@@ -35,7 +35,7 @@ from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
 from service.plis.v1 import plis_pb2_grpc as pb_grpc
-from service.server import SERVICE_NAME, BackgroundServer, Guard, PlisServer
+from service.server import SERVICE_NAME, BackgroundServer, Cancelled, Guard, PlisServer
 from solver import (
     CardError,
     DuplicateCardError,
@@ -523,8 +523,11 @@ def test_a_cancel_reaches_every_search_of_the_call() -> None:
         def __init__(self) -> None:
             self.stopped = threading.Event()
 
-        def cancel(self) -> None:
+        def cancel(self, before_start: bool = False) -> None:
             self.stopped.set()
+
+        def forget_cancel(self) -> None:
+            pass
 
     guard = Guard(None, 8)
     searches = [Search(), Search()]
@@ -537,6 +540,30 @@ def test_a_cancel_reaches_every_search_of_the_call() -> None:
     for thread in ran:
         thread.join(timeout=2)
     assert all(s.stopped.is_set() for s in searches) and not guard._engines
+
+
+def test_a_cancel_that_lands_before_the_search_starts_stops_it() -> None:
+    """A cancel that lands once the engine is listed but before its search starts
+    (the search used to reset the engine's flag and run its whole slice), and one
+    that lands before the listing."""
+    from solver import Engine, analyse, load_position
+
+    engine = Engine(2)
+    position = load_position(HARD_DEAL)
+    guard = Guard(None, 2)
+
+    def cancelled_first() -> Any:
+        guard.cancel()  # the engine is listed, its search not started
+        return analyse(position, engine=engine)
+
+    started = time.monotonic()
+    stopped = guard._search(engine, cancelled_first)
+    assert stopped.limit == "cancelled" and stopped.nodes < 20_000
+    assert time.monotonic() - started < 0.5
+    # the engine is the worker's: its next call's search runs afresh
+    assert analyse(position, engine=engine, node_limit=50_000).limit == "nodes"
+    with pytest.raises(Cancelled):  # already cancelled: no search at all
+        guard._search(engine, lambda: pytest.fail("searched after the cancel"))
 
 
 def test_sixteen_concurrent_clients(server: BackgroundServer) -> None:
