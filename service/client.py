@@ -179,7 +179,9 @@ class _Base:
         for attempt in range(self.retries + 1):
             left = end - time.monotonic() if end is not None else None
             if left is not None and left <= 0:
-                return
+                if attempt > 0:
+                    return
+                left = 1e-9  # out of time already: one attempt, which gRPC ends with DEADLINE_EXCEEDED
 
             def wait(pause: float = self.backoff * (2**attempt), last: bool = attempt == self.retries) -> float:
                 if last:

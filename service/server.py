@@ -14,7 +14,8 @@
 - Deadlines: a search gets the call's remaining time as its time limit and the
   call ends with DEADLINE_EXCEEDED when it runs out.  Cancellation: a search runs
   in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
-  solved, so the next slice goes on from there) and stops between slices once
+  solved, so the next slice goes on from there; with a node limit, in one piece,
+  so that its answer is the library's) and stops between slices once
   its call is cancelled; the search running is also stopped at once, inside its
   slice, and so is one about to start (Engine.cancel, BesigueEngine.cancel, with
   before_start).
@@ -36,6 +37,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import math
 import multiprocessing
 import queue
 import signal
@@ -73,6 +75,7 @@ ERROR_DOMAIN = "plis"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 FIRST_SLICE = 0.05  # seconds; a cancel stops the search at once, not at the end of its slice
 MAX_SLICE = 1.0
+MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and message
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
 T = TypeVar("T")
@@ -161,7 +164,7 @@ class Guard:
 
     def run(
         self,
-        search: Callable[[float, int | None], S],
+        search: Callable[[float | None, int | None], S],
         time_limit: float | None,
         node_limit: int | None,
         timed_out: Callable[[S], bool] = lambda answer: answer.limit == "time",  # type: ignore[union-attr]
@@ -170,7 +173,9 @@ class Guard:
 
         `search` returns a `Result` or a `Hint`; `timed_out(answer)` says whether the
         slice's time limit stopped it.  The last slice's answer is returned, with the
-        nodes of all slices.
+        nodes of all slices.  With a node limit, one search until the deadline: each
+        slice would start the search again and spend the nodes anew, so the answer
+        would not be the library's (a cancel stops it inside anyway).
         """
         started = time.monotonic()
         own_end = started + time_limit if time_limit else None
@@ -181,7 +186,8 @@ class Guard:
             now = time.monotonic()
             ends = [end for end in (own_end, self.deadline) if end is not None]
             stop_at = min(ends) if ends else None
-            this = slice_length if stop_at is None else max(1e-6, min(slice_length, stop_at - now))
+            length = None if node_limit else slice_length
+            this = length if stop_at is None else max(1e-6, min(length or math.inf, stop_at - now))
             budget = max(1, node_limit - nodes) if node_limit else None
             answer = search(this, budget)
             nodes += answer.nodes
@@ -209,7 +215,7 @@ class Guard:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
         engine = self.search_engine(position, engine)
 
-        def search(limit: float, nodes: int | None) -> Result:
+        def search(limit: float | None, nodes: int | None) -> Result:
             return self._search(
                 engine,
                 lambda: analyse(
@@ -221,21 +227,22 @@ class Guard:
         return self.run(search, time_limit, node_limit)
 
     def hint(self, position: AnyPosition, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
-        """`solver.hint` within the call's deadline (with a node limit: from `analyse`)."""
-        if node_limit:
-            result = self.analyse(position, time_limit=time_limit, node_limit=node_limit)
-            return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
+        """`solver.hint` within the call's deadline."""
         engine = self.search_engine(position)
         own_end = time.monotonic() + time_limit if time_limit else None
 
-        def search(limit: float, nodes: int | None) -> Hint:
+        def search(limit: float | None, nodes: int | None) -> Hint:
             # estimates only in the last slice: the earlier ones go on in the next
             ends = [end for end in (own_end, self.deadline) if end is not None]
-            last = bool(ends) and time.monotonic() + limit >= min(ends) - 0.001
-            return self._search(engine, lambda: hint(position, time_limit=limit, engine=engine, estimates=last))
+            last = limit is None or (bool(ends) and time.monotonic() + limit >= min(ends) - 0.001)
+            return self._search(
+                engine, lambda: hint(position, time_limit=limit, node_limit=nodes, engine=engine, estimates=last)
+            )
 
-        # without a node limit, only time stops hint(): not exact means timed out
-        return self.run(search, time_limit, None, timed_out=lambda answer: not answer.exact)
+        # not exact: stopped by time, unless the node limit was spent
+        return self.run(
+            search, time_limit, node_limit, timed_out=lambda answer: not answer.exact and answer.nodes < (node_limit or math.inf)
+        )
 
 
 # --- the service ---------------------------------------------------------------------------
@@ -269,7 +276,15 @@ def _limits(message: pb.SearchLimits) -> tuple[float | None, int | None]:
         raise InvalidRequest(exc) from None
 
 
+def _clip(text: str, most: int) -> str:
+    """`text`, cut to `most` characters where longer (an error may echo a long bad value)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def _error_status(code: grpc.StatusCode, reason: str, field: str, message: str, index: int | None = None) -> status_pb2.Status:
+    # the status goes in the trailers, twice: a long echo of a bad value would pass
+    # gRPC's limit on their size (8 KB), and the client would get RESOURCE_EXHAUSTED
+    field, message = _clip(field, MOST_FIELD_CHARS), _clip(message, MOST_MESSAGE_CHARS)
     metadata = {"field": field}
     if index is not None:
         metadata["index"] = str(index)
@@ -334,7 +349,8 @@ class SolverServicer(pb_grpc.SolverServicer):
             if isinstance(exc, grpc.aio.AbortError):
                 raise
             log.exception("internal error")
-            await context.abort(grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}: {exc}")
+            message = _clip(f"internal error: {type(exc).__name__}: {exc}", MOST_MESSAGE_CHARS)
+            await context.abort(grpc.StatusCode.INTERNAL, message)
             raise
         finally:
             guard.cancel()  # a cancelled call's search stops at once (a finished one has none)

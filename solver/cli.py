@@ -405,6 +405,11 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
             data = json.loads(line)
         except RecursionError:  # Python's parser recurses once per level of nesting
             return (*_error(number, "position", "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
+        except ValueError as exc:
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            # a number past Python's limit on the digits of an int
+            return (*_error(number, "position", "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         if not isinstance(data, dict):
             raise PositionError("position", f"each line must be a JSON object, got {type(data).__name__}")
         answer, text = handle(data)

@@ -107,6 +107,8 @@ def parse_json(text: str | bytes) -> Any:
         raise PositionError("position", f"not UTF-8 text (byte {exc.start + 1})") from None
     except RecursionError:  # Python's parser recurses once per level of nesting
         raise PositionError("position", "not valid JSON here: nested too deeply") from None
+    except ValueError as exc:  # a number past Python's limit on the digits of an int
+        raise PositionError("position", f"not valid JSON here: {exc}") from None
 
 
 class IllegalMoveError(PlisError):

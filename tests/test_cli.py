@@ -89,15 +89,17 @@ def test_a_line_that_is_not_utf8_gets_its_error(tmp_path: Path, capsys: pytest.C
 
 def test_json_nested_too_deeply_a_list_and_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "in.jsonl"
-    lines = [json.dumps(EXAMPLE), "[" * 100_000 + "]" * 100_000, "[1]", json.dumps(SECOND)]
+    lines = [json.dumps(EXAMPLE), "[" * 100_000 + "]" * 100_000, "[1]", json.dumps(SECOND), "[" + "9" * 5000 + "]"]
     source.write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode() + b"\n")  # as some editors save
     status, out, err = run(capsys, "hint", str(source))
     answers = [json.loads(line) for line in out]
-    assert status == 1 and len(answers) == 4 and answers[0]["best"] == ["S8"] and "best" in answers[3]
+    assert status == 1 and len(answers) == 5 and answers[0]["best"] == ["S8"] and "best" in answers[3]
     assert answers[1]["error"] == {"field": "position", "reason": "INVALID_JSON",
                                    "message": "not valid JSON here: nested too deeply"}
     assert answers[2]["error"]["reason"] == "INVALID_POSITION" and "JSON object, got list" in answers[2]["error"]["message"]
-    assert "2 of 4 lines failed" in err
+    # a number past Python's digits limit: was an INTERNAL error
+    assert answers[4]["error"]["reason"] == "INVALID_JSON" and "4300 digits" in answers[4]["error"]["message"]
+    assert "3 of 5 lines failed" in err
 
 
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -321,6 +321,7 @@ def test_play_illegal_move():
         (b'{"game": "\xff"}', "not UTF-8 text (byte 11)"),
         (None, "expected JSON text (str or bytes), got NoneType"),
         ('{"game": ', "not valid JSON"),
+        ('{"game": "belote", "tricks": [' + "9" * 5000 + "]}", "Exceeds the limit (4300 digits)"),  # was a bare ValueError
     ],
 )
 def test_text_that_is_not_json_is_a_position_error(text, message):

@@ -838,3 +838,72 @@ def test_the_readme_client_example_works(server: BackgroundServer, capsys: pytes
     assert len(code.strip().splitlines()) == 5
     exec(compile(code.replace("localhost:50051", server.address), "README.md", "exec"), {})  # noqa: S102
     assert "S8" in capsys.readouterr().out
+
+
+# --- found by an audit of the service (thirty-second session) ---
+
+NODE_LIMITED = {
+    "game": "bassadewitz",
+    "options": {"jacks": "trumps", "scoring": "standard"},
+    "hands": ["S9 HA H9 DK D8", "CT SA HK HQ DT", "CQ HT H7 DJ D9", "CA CK C7 SJ DA D7"],
+    "trick": ["SQ", "S7", "DQ"],
+    "leader": 0,
+    "scored": [22, 44, 31, 1],
+    "tricks": [0, 0, 2, 0],
+    "objective": "points",
+}
+
+
+def test_a_node_limited_hint_is_the_librarys(client: Client) -> None:
+    """It was a node-limited full analysis, which needs about twice the nodes: here
+    inexact, with other best moves and value."""
+    from solver import Engine
+
+    local = hint(NODE_LIMITED, node_limit=6614, engine=Engine(8))  # the hint search takes 5,512
+    remote = client.hint(NODE_LIMITED, node_limit=6614)
+    assert (local.best, local.value, local.exact) == (("SJ",), 9, True)
+    assert (remote.best, remote.value, remote.exact) == (local.best, local.value, local.exact)
+    deep = deep_besigue()
+    local = hint(deep, node_limit=1000)
+    remote = client.hint(deep, node_limit=1000)
+    assert remote.best == local.best and remote.estimate == local.estimate is not None
+
+
+def test_a_node_limit_past_one_slice_gives_the_librarys_answer() -> None:
+    """Slices restarted the search and spent the node budget anew: exact in the library,
+    not in the service."""
+    from solver import Engine, analyse, load_position
+
+    position = load_position(HARD_DEAL)
+    full = analyse(position, engine=Engine(64))
+    assert full.exact and full.nodes > 2_000_000  # many slices of 50 ms and more
+    limit = full.nodes + 1000
+    answer = Guard(None, 64).analyse(position, node_limit=limit, engine=Engine(64))
+    assert answer.exact and [(m.move, m.value) for m in answer.moves] == [(m.move, m.value) for m in full.moves]
+    stopped = Guard(None, 64).analyse(position, node_limit=full.nodes // 2, engine=Engine(64))
+    library = analyse(position, node_limit=full.nodes // 2, engine=Engine(64))
+    assert not stopped.exact and stopped.moves == library.moves
+
+
+def test_a_timeout_spent_before_the_call_is_a_deadline(server: BackgroundServer) -> None:
+    """It raised AssertionError, and a batch came back empty, without an error."""
+    with Client(server.address) as c:
+        for call in (lambda: c.hint(EXAMPLE, timeout=1e-9), lambda: list(c.analyse_batch([EXAMPLE], timeout=1e-9))):
+            with pytest.raises(grpc.RpcError) as info:
+                call()
+            assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+
+
+def test_an_error_echoing_a_long_value_stays_invalid_argument(server: BackgroundServer, client: Client) -> None:
+    """A message of 20,000 characters passed gRPC's limit on trailers: RESOURCE_EXHAUSTED."""
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        request = pb.AnalyseRequest(position=convert.position_from_dict({**EXAMPLE, "game": "x" * 20_000}))
+        with pytest.raises(grpc.RpcError) as info:
+            stub.Analyse(request, timeout=5)
+    code, details = error_info(info.value)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.metadata["field"] == "position.game"
+    assert details.reason == "UNKNOWN_GAME" and len(info.value.details()) < 1100  # type: ignore[attr-defined]
+    with pytest.raises(CardError) as card:  # the client does not check a claim's moves
+        client.verify_puzzle(EXAMPLE, {"best": ["S" * 20_000]})
+    assert card.value.field == "claim.best[0]"
