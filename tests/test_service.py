@@ -59,7 +59,7 @@ from .test_input_fuzz import mutate, valid_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# a Jass deal no search finishes in well under a minute
+# a Jass deal of about a second of search (12M nodes in an 8 MB table)
 HARD_DEAL = {"game": "jass", "trump": "H", "hands": deal_of("jass", 1, "H")}
 
 
@@ -495,8 +495,9 @@ def deep_besigue() -> dict:
 @pytest.mark.parametrize(
     ("deep", "wait", "most"),
     [
-        # a card game's (slices last at most a second)
-        (lambda: HARD_DEAL, 0.3, 2.0),
+        # a card game's: cancelled 0.3 s into a search of about a second, the worker
+        # free well before the search would have ended
+        (lambda: HARD_DEAL, 0.3, 0.4),
         # Bésigue's too: early in the first slice of a second (from 0.05 s, doubled each
         # time), not the rest of it (about 0.9 s)
         (deep_besigue, 2.65, 0.5),
@@ -885,13 +886,22 @@ def test_a_node_limit_past_one_slice_gives_the_librarys_answer() -> None:
     assert not stopped.exact and stopped.moves == library.moves
 
 
-def test_a_timeout_spent_before_the_call_is_a_deadline(server: BackgroundServer) -> None:
-    """It raised AssertionError, and a batch came back empty, without an error."""
+def test_a_timeout_spent_before_the_call_is_a_deadline_or_an_answer(server: BackgroundServer) -> None:
+    """It raised AssertionError, and a batch came back empty, without an error.  Now
+    one attempt is made: gRPC ends it with DEADLINE_EXCEEDED, or (it may round so short
+    a deadline up) the answer comes in time."""
     with Client(server.address) as c:
-        for call in (lambda: c.hint(EXAMPLE, timeout=1e-9), lambda: list(c.analyse_batch([EXAMPLE], timeout=1e-9))):
-            with pytest.raises(grpc.RpcError) as info:
-                call()
-            assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+        for _ in range(5):
+            try:
+                assert c.hint(EXAMPLE, timeout=1e-9).best == ("S8",)
+            except grpc.RpcError as exc:
+                assert exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+            try:
+                answers = list(c.analyse_batch([EXAMPLE, EXAMPLE], timeout=1e-9))
+            except grpc.RpcError as exc:
+                assert exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
+            else:
+                assert sorted(index for index, _ in answers) == [0, 1]
 
 
 def test_an_error_echoing_a_long_value_stays_invalid_argument(server: BackgroundServer, client: Client) -> None:
