@@ -187,6 +187,7 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
 
 
 NO_LIMIT_SECONDS = 365 * 24 * 3600.0  # a time limit or timeout this long or longer is none
+MOST_DURATION_SECONDS = 315_576_000_000  # google.protobuf.Duration's range: ±10,000 years
 
 
 def limits_message(time_limit: float | None, node_limit: int | None) -> pb.SearchLimits:
@@ -199,7 +200,8 @@ def limits_message(time_limit: float | None, node_limit: int | None) -> pb.Searc
 
 def duration(seconds: float) -> duration_pb2.Duration:
     message = duration_pb2.Duration()
-    message.FromNanoseconds(int(round(seconds * 1e9)))
+    # at least 1 ns: a positive limit below it would come out as 0, which is refused
+    message.FromNanoseconds(max(1, int(round(seconds * 1e9))))
     return message
 
 
@@ -207,6 +209,14 @@ def limits_from_message(limits: pb.SearchLimits) -> tuple[float | None, int | No
     """(time_limit in seconds or None, node_limit or None)."""
     time_limit = None
     if limits.HasField("time_limit"):
+        seconds, nanos = limits.time_limit.seconds, limits.time_limit.nanos
+        # google.protobuf.Duration's own range; outside it the message is not a duration
+        if not 0 <= abs(nanos) < 1_000_000_000 or abs(seconds) > MOST_DURATION_SECONDS or seconds * nanos < 0:
+            raise OptionError(
+                "limits.time_limit",
+                f"is not a valid Duration (seconds {seconds}, nanos {nanos}): nanos must be within ±999,999,999 "
+                f"and of the seconds' sign, seconds within ±{MOST_DURATION_SECONDS:,}",
+            )
         nanos = limits.time_limit.ToNanoseconds()
         if nanos <= 0:
             raise OptionError("limits.time_limit", "must be positive")

@@ -257,13 +257,14 @@ class InvalidRequest(Exception):
         self.field = prefix + error.field
 
 
-def _position(message: pb.Position, to_play: bool = True) -> AnyPosition:
+def _position(message: pb.Position, to_play: bool = True, verb: str = "analyse") -> AnyPosition:
     """The request's position; `to_play`: one with a move to make (not a deal that is
-    over), checked here so that the error names its path in the request."""
+    over), checked here so that the error names its path in the request (and, as the
+    library's, says what there is no move to: `verb`)."""
     try:
         position = load_position(convert.position_to_dict(message))
         if to_play:
-            require_a_move(position)
+            require_a_move(position, verb)
     except PlisError as exc:
         raise InvalidRequest(exc, "position.") from None
     return position
@@ -380,7 +381,7 @@ class SolverServicer(pb_grpc.SolverServicer):
 
     async def Hint(self, request: pb.HintRequest, context: grpc.aio.ServicerContext) -> pb.HintResponse:
         def work(guard: Guard) -> pb.HintResponse:
-            position = _position(request.position)
+            position = _position(request.position, verb="suggest")
             time_limit, node_limit = _limits(request.limits)
             return convert.hint_message(guard.hint(position, time_limit=time_limit, node_limit=node_limit))
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
@@ -354,6 +355,24 @@ def test_the_client_checks_limits_and_timeouts_as_the_library_does(server: Backg
     assert client.hint(EXAMPLE, time_limit=10**12).value == -96
 
 
+def test_a_time_limit_that_is_not_a_valid_duration_gives_invalid_argument(server: BackgroundServer) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        for seconds, nanos in ((0, 2_000_000_000), (1, -5), (315_576_000_001, 0), (0, 0), (-1, 0)):
+            limits = pb.SearchLimits(time_limit=duration_pb2.Duration(seconds=seconds, nanos=nanos))
+            request = pb.AnalyseRequest(position=convert.position_from_dict(EXAMPLE), limits=limits)
+            with pytest.raises(grpc.RpcError) as info:
+                stub.Analyse(request, timeout=5)
+            code, details = error_info(info.value)
+            assert code == grpc.StatusCode.INVALID_ARGUMENT and details.metadata["field"] == "limits.time_limit"
+
+
+def test_a_time_limit_below_a_nanosecond_is_taken_as_the_library_takes_it(client: Client) -> None:
+    assert convert.duration(1e-12).ToNanoseconds() == 1  # rounded up: 0 would be refused
+    result = client.analyse(HARD_DEAL, time_limit=1e-12)
+    assert result.exact is False and result.limit == "time"
+
+
 def test_a_node_limit_beyond_the_engine_gives_invalid_argument(server: BackgroundServer) -> None:
     with grpc.insecure_channel(server.address) as channel:
         stub = pb_grpc.SolverStub(channel)
@@ -433,6 +452,12 @@ def test_a_deal_that_is_over_names_the_hands_in_the_request(client: Client) -> N
         with pytest.raises(PositionError, match="the deal is over") as info:
             call(over)
         assert info.value.field == "position.hands"
+    for call, library_call in ((client.analyse, analyse), (client.hint, hint)):  # the library's words
+        with pytest.raises(PositionError) as library:
+            library_call(over)
+        with pytest.raises(PositionError) as sent:
+            call(over)
+        assert sent.value.message == library.value.message
 
 
 def test_the_client_refuses_what_is_not_a_position(client: Client) -> None:
