@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import math
@@ -76,10 +77,85 @@ STATUS_DETAILS_KEY = "grpc-status-details-bin"
 FIRST_SLICE = 0.05  # seconds; a cancel stops the search at once, not at the end of its slice
 MAX_SLICE = 1.0
 MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and message
+MAX_CARDS = 64  # more than any deal holds
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
 T = TypeVar("T")
 S = TypeVar("S", Result, Hint)
+
+
+# --- the workers' engines --------------------------------------------------------------
+
+
+def _seat_cards(position: AnyPosition | None) -> tuple[str, tuple[frozenset[Any], ...]] | None:
+    """The game and, per seat, the cards it holds or has put on the trick: a later
+    position of the same deal holds a part of each (None for Bésigue, which has engines
+    of its own, and for no position)."""
+    if position is None or isinstance(position, BesiguePosition):
+        return None
+    seats = len(position.hands)
+    cards = [set(hand) for hand in position.hands]
+    for offset, card in enumerate(position.trick):
+        cards[(position.leader + offset) % seats].add(card)
+    return position.rules.name, tuple(frozenset(seat) for seat in cards)
+
+
+def _same_deal(one: tuple[str, tuple[frozenset[Any], ...]] | None, other: tuple[str, tuple[frozenset[Any], ...]] | None) -> bool:
+    """Whether two positions may be of one deal: each seat's cards in one hold the other's."""
+    if one is None or other is None or one[0] != other[0] or len(one[1]) != len(other[1]):
+        return False
+    return all(a <= b for a, b in zip(one[1], other[1])) or all(b <= a for a, b in zip(one[1], other[1]))
+
+
+class EngineSlot:
+    """One worker's card-game engine (made when first taken) and the last position it searched."""
+
+    def __init__(self, tt_megabytes: int) -> None:
+        self.tt_megabytes = tt_megabytes
+        self.engine: Any = None
+        self.cards: tuple[str, tuple[frozenset[Any], ...]] | None = None
+
+
+def _spare(slot: EngineSlot) -> tuple[bool, int]:
+    """Orders the engines by how likely their tables are to be wanted again: unused first,
+    then by the cards left in the last position searched (unknown: as a whole deal's)."""
+    if slot.engine is None:
+        return False, 0
+    return True, sum(len(seat) for seat in slot.cards[1]) if slot.cards is not None else MAX_CARDS
+
+
+class EnginePool:
+    """The card-game engines of the workers, one a worker, their tables kept from call to
+    call.  A call takes a free one: the one that last searched a position of the same
+    deal if there is one, so an app asking for a hint at every card finds the tables its
+    last hint filled (an engine that searches another deal starts its tables afresh,
+    so this holds while there are no more such deals at once than engines).  Else the
+    one whose tables are least likely to be wanted again: one never used, or whose deal
+    was nearest its end (a finished deal's last hint), the one unused longest of those."""
+
+    def __init__(self, count: int, tt_megabytes: int) -> None:
+        self._free = [EngineSlot(tt_megabytes) for _ in range(count)]  # the last used last
+        self._lock = threading.Lock()
+
+    def take(self, position: AnyPosition | None) -> EngineSlot:
+        cards = _seat_cards(position)
+        with self._lock:
+            if not self._free:  # each worker takes one at most: a bug
+                raise RuntimeError("more engines taken than there are workers")
+            slot = next((slot for slot in reversed(self._free) if _same_deal(slot.cards, cards)), None)
+            if slot is None:
+                slot = min(self._free, key=_spare)  # the first of equals: unused longest
+            self._free.remove(slot)
+        if slot.engine is None:
+            from solver._engine import Engine
+
+            slot.engine = Engine(slot.tt_megabytes)
+        slot.cards = cards  # None: a deal unknown here (a trump table's) now holds its tables
+        return slot
+
+    def give_back(self, slot: EngineSlot) -> None:
+        with self._lock:
+            self._free.append(slot)
 
 
 # --- stopping searches ------------------------------------------------------------------
@@ -104,10 +180,20 @@ class Guard:
     `analyse_play`, `trump_table` and `verify_puzzle` (their `solve` argument).
     """
 
-    def __init__(self, deadline: float | None, tt_megabytes: int, besigue_tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
+    def __init__(
+        self,
+        deadline: float | None,
+        tt_megabytes: int,
+        besigue_tt_megabytes: int = DEFAULT_TT_MEGABYTES,
+        engines: EnginePool | None = None,
+    ) -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
         self.tt_megabytes = tt_megabytes
         self.besigue_tt_megabytes = besigue_tt_megabytes
+        # the server's engines (None: each thread's own, of `tt_megabytes`), and those
+        # this call's works took, by thread, until each work gives its back
+        self._pool = engines
+        self._taken: dict[int, EngineSlot] = {}
         self._cancelled = threading.Event()
         self._shutdown = False
         # the engines of the searches running for this call (a batch runs one a
@@ -124,11 +210,32 @@ class Guard:
             for engine in self._engines:
                 engine.cancel(before_start=True)  # its search may be about to start
 
-    def worker_engine(self) -> Any:
+    def worker_engine(self, position: AnyPosition | None = None) -> Any:
         """The engine of the worker thread calling, with the table each worker may have
         (`tt_memory_mb / workers`): the library's functions are given it, or they would
-        keep engines of their own sizes beside it, past the server's memory bound."""
-        return _engine(self.tt_megabytes)
+        keep engines of their own sizes beside it, past the server's memory bound.  The
+        first call of a work takes it from the pool, by `position`'s deal where given;
+        it is the work's until `give_back`."""
+        if self._pool is None:
+            return _engine(self.tt_megabytes)
+        thread = threading.get_ident()
+        slot = self._taken.get(thread)
+        if slot is None:
+            slot = self._taken[thread] = self._pool.take(position)
+        return slot.engine
+
+    def give_back(self) -> None:
+        """Returns the engine the calling thread's work took, if any, to the pool."""
+        slot = self._taken.pop(threading.get_ident(), None)
+        if slot is not None and self._pool is not None:
+            self._pool.give_back(slot)
+
+    def work(self, work: Callable[[Guard], T]) -> T:
+        """`work(self)`, in a worker thread, giving back the engine it took."""
+        try:
+            return work(self)
+        finally:
+            self.give_back()
 
     def search_engine(self, position: AnyPosition, engine: Any = None) -> Any:
         """The engine a search of `position` runs on, so that a cancel reaches it:
@@ -136,7 +243,7 @@ class Guard:
         `engine` or the worker's."""
         if isinstance(position, BesiguePosition):
             return besigue_engine(self.besigue_tt_megabytes)
-        return engine if engine is not None else self.worker_engine()
+        return engine if engine is not None else self.worker_engine(position)
 
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
         """`search()`, run on `engine`, which a cancel meanwhile stops, even one that
@@ -312,6 +419,7 @@ class SolverServicer(pb_grpc.SolverServicer):
     def __init__(self, config: ServerConfig, pool: ThreadPoolExecutor) -> None:
         self.config = config
         self.pool = pool
+        self.engines = EnginePool(config.worker_count, config.tt_megabytes)
         self.pending = 0
         self.guards: set[Guard] = set()
 
@@ -319,7 +427,7 @@ class SolverServicer(pb_grpc.SolverServicer):
     def _guard(self, context: grpc.aio.ServicerContext) -> Guard:
         remaining = context.time_remaining()
         deadline = time.monotonic() + remaining if remaining is not None else None
-        return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes)
+        return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes, self.engines)
 
     async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
         """Run `work(guard)` in the pool and turn its failures into the call's status."""
@@ -330,7 +438,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         self.guards.add(guard)
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.pool, work, guard)
+            return await loop.run_in_executor(self.pool, guard.work, work)
         except (InvalidRequest, PlisError) as exc:
             # a PlisError found past the request's checks (none known) is bad input all the same
             request_error = exc if isinstance(exc, InvalidRequest) else InvalidRequest(exc)
@@ -398,7 +506,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             try:
                 analysis = analyse_play(
                     position, time_limit=time_limit, node_limit=node_limit, first=request.first,
-                    engine=guard.worker_engine(), solve=guard.analyse,
+                    engine=guard.worker_engine(position), solve=guard.analyse,
                 )
             except PlisError as exc:  # not a deal + played position
                 raise InvalidRequest(exc, "position.") from None
@@ -430,7 +538,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             try:
                 claim = Claim.from_dict(convert.claim_to_dict(request.claim))
                 verdict = verify_puzzle(
-                    position, claim, time_limit=time_limit, node_limit=node_limit, engine=guard.worker_engine(),
+                    position, claim, time_limit=time_limit, node_limit=node_limit, engine=guard.worker_engine(position),
                     solve=guard.analyse,
                 )
             except PlisError as exc:  # the claim's errors name claim.*
@@ -481,7 +589,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             while next_index < count or running:
                 # at most `workers` positions of one batch at a time: other calls get their turn
                 while next_index < count and len(running) < self.config.worker_count:
-                    future = loop.run_in_executor(self.pool, item, guard, next_index)
+                    future = loop.run_in_executor(self.pool, guard.work, functools.partial(item, index=next_index))
                     future.add_done_callback(_retrieved)  # the batch may end before it does
                     running.add(future)
                     next_index += 1

@@ -36,7 +36,7 @@ from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
 from service.plis.v1 import plis_pb2_grpc as pb_grpc
-from service.server import SERVICE_NAME, BackgroundServer, Cancelled, Guard, PlisServer
+from service.server import SERVICE_NAME, BackgroundServer, Cancelled, EnginePool, Guard, PlisServer, _same_deal, _seat_cards
 from solver import (
     CardError,
     DuplicateCardError,
@@ -722,6 +722,63 @@ def test_calls_still_running_at_shutdown_end_unavailable_and_quietly(caplog: pyt
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
 
+def test_a_position_takes_the_engine_that_searched_its_deal() -> None:
+    pool = EnginePool(2, 1)
+    deal = Position.from_dict({"game": "belote", "trump": "H", "hands": deal_of("belote", 1)})
+    other = Position.from_dict({"game": "belote", "trump": "H", "hands": deal_of("belote", 2)})
+    first = pool.take(deal)
+    pool.give_back(first)
+    later = deal.play(deal.legal_moves()[0])  # a card on the trick: still the seat's
+    later = later.play(later.legal_moves()[0])
+    assert pool.take(later) is first  # though the other engine was unused longer
+    assert pool.take(other) is not first  # the only one free
+    with pytest.raises(RuntimeError):
+        pool.take(other)  # more than the workers: a bug
+    pool.give_back(first)
+    assert pool.take(deal) is first  # an earlier position of the deal (play analysis)
+    # a new deal takes the engine whose deal is nearest its end, not one in mid-deal
+    ending = EnginePool(2, 1)
+    one, two = ending.take(deal), ending.take(other)
+    ending.give_back(two)  # `other` goes on later
+    ending.give_back(one)
+    last = deal
+    while last.tricks_left > 1:
+        last = last.play(last.legal_moves()[0])
+    assert ending.take(last) is one
+    ending.give_back(one)  # unused for less long than `two`
+    third = Position.from_dict({"game": "belote", "trump": "S", "hands": deal_of("belote", 3)})
+    assert ending.take(third) is one
+    unknown = EnginePool(2, 1)
+    taken = unknown.take(None)  # the trump table's deal: no position yet
+    unknown.give_back(taken)
+    assert unknown.take(None) is not taken  # the one unused longest
+    assert not _same_deal(_seat_cards(deal), _seat_cards(Position.from_dict({**EXAMPLE, "game": "klaverjas"})))
+
+
+def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    import service.server
+
+    taken: list[Any] = []
+    real_take = service.server.EnginePool.take
+
+    def recording_take(pool: Any, position: Any) -> Any:
+        slot = real_take(pool, position)
+        taken.append(slot)
+        return slot
+
+    monkeypatch.setattr(service.server.EnginePool, "take", recording_take)
+    data = play_data(3)
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=64)) as background:
+        with Client(background.address, timeout=60) as c:
+            for count in range(len(data["played"])):
+                position = {**data, "played": data["played"][:count]}
+                c.hint(position)
+                c.analyse(EXAMPLE)  # another deal between: the other engine
+    deal_slots = {id(slot) for slot in taken[::2]}
+    assert len(taken) == 2 * len(data["played"]) and len(deal_slots) == 1
+    assert not deal_slots & {id(slot) for slot in taken[1::2]}
+
+
 def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """--tt-memory-mb bounds the tables: play analysis, trump tables and puzzles too must
     search with the worker's engine, not with engines of the library's own sizes."""
@@ -743,8 +800,17 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
         besigue_sizes.append(tt_megabytes)
         return real_besigue(tt_megabytes)
 
+    taken: list[int] = []
+    real_take = service.server.EnginePool.take
+
+    def recording_take(pool: Any, position: Any) -> Any:
+        slot = real_take(pool, position)
+        taken.append(slot.engine.tt_megabytes)
+        return slot
+
     monkeypatch.setattr(solver.analysis, "_engine", recording)
     monkeypatch.setattr(service.server, "_engine", recording)
+    monkeypatch.setattr(service.server.EnginePool, "take", recording_take)
     monkeypatch.setattr(solver.besigue_solve, "besigue_engine", recording_besigue)
     monkeypatch.setattr(service.server, "besigue_engine", recording_besigue)
     besigue = random_position(random.Random(12), 4)
@@ -758,7 +824,8 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
             c.verify_puzzle(EXAMPLE, {"best": ["S8"]})
             c.analyse(besigue)
             c.hint(besigue)
-    assert sizes and set(sizes) == {32}
+    assert not sizes  # no engine of the library's own sizes
+    assert len(taken) == 5 and set(taken) == {32}  # every card-game call took a worker's engine
     assert besigue_sizes and set(besigue_sizes) == {8}
 
 

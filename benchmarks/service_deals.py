@@ -1,0 +1,83 @@
+"""Hints along played deals through the service: several clients at once against one.
+
+    python -m benchmarks.service_deals --game jass --deals 6 --clients 2 [--workers 2]
+
+An app asking for a hint at every card sends the positions of one deal in turn, and
+the server keeps each worker's tables from call to call.  With several such clients
+at once, a deal's next position finds its last one's tables only if it runs on the
+engine that searched it (the server's `EnginePool` takes that one when it is free).
+This plays `--clients` x `--deals` deals of a fixed set out by seeded random cards
+and asks a server of its own (in this process, `--workers` workers) for a hint at
+every card of every deal twice: first the clients at once, each with its deals in
+turn, then one client with all of them.  Printed: the nodes and wall time both ways,
+and the ratio of the nodes (1.0: the clients cost each other nothing).  The nodes of
+a search cut into slices (the server's deadline checks) also depend on the machine's
+load, so take the ratio of a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from typing import Any
+
+from .deals import DEAL_SETS, deals
+from .features import played_out
+
+
+def hints_along(address: str, played: list[dict[str, Any]], clients: int) -> tuple[int, float]:
+    """(nodes, wall seconds) of `clients` clients at once, client j taking deals j, j + clients, ..."""
+    from service.client import Client
+
+    nodes = [0] * clients
+    failures: list[BaseException] = []
+
+    def run(j: int) -> None:
+        try:
+            with Client(address, timeout=600) as client:
+                for deal in played[j::clients]:
+                    for count in range(len(deal["played"])):
+                        nodes[j] += client.hint({**deal, "played": deal["played"][:count]}).nodes
+        except BaseException as exc:  # reported below: a lost client would skew the sums
+            failures.append(exc)
+
+    start = time.perf_counter()
+    threads = [threading.Thread(target=run, args=(j,)) for j in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return sum(nodes), time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.service_deals", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="jass", choices=sorted(DEAL_SETS), help="deal set (default jass)")
+    parser.add_argument("--deals", type=int, default=6, help="deals per client (default 6)")
+    parser.add_argument("--clients", type=int, default=2, help="clients at once (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="server workers (default 2)")
+    args = parser.parse_args(argv)
+    if args.deals < 1 or args.clients < 1 or args.workers < 1:
+        parser.error("--deals, --clients and --workers must be at least 1")
+
+    from service.config import ServerConfig
+    from service.server import BackgroundServer
+
+    played = [played_out(deal, seed) for seed, deal in enumerate(deals(args.game, args.deals * args.clients))]
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=args.workers)) as server:
+        together, together_seconds = hints_along(server.address, played, args.clients)
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=args.workers)) as server:
+        alone, alone_seconds = hints_along(server.address, played, 1)
+    print(f"{args.game}: {len(played)} deals, a hint at every card, {args.workers} workers")
+    print(f"  {args.clients} clients at once: {together:,} nodes, {together_seconds:.2f} s")
+    print(f"  1 client:           {alone:,} nodes, {alone_seconds:.2f} s")
+    print(f"  nodes, at once / one client: {together / alone:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
