@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,16 @@ def test_the_played_benchmark_keeps_and_empties_the_tables(capfd: pytest.Capture
     assert all(row[-1] == "0" for row in rows)  # no answer differs
     row = played.compare("belote", "hints", 2, seed=1)
     assert row["differ"] == 0 and len(row["kept"]) == len(row["emptied"]) == 2
+
+
+def test_the_service_deals_benchmark_runs_clients_at_once_and_alone(capfd: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import service_deals
+
+    assert service_deals.main(["--game", "klaverjas-amsterdam", "--deals", "2", "--clients", "2"]) == 0
+    lines = capfd.readouterr().out.splitlines()
+    assert lines[0] == "klaverjas-amsterdam: 4 deals, a hint at every card, 2 workers"
+    together, alone = (int(re.search(r"([\d,]+) nodes", line)[1].replace(",", "")) for line in lines[1:3])  # type: ignore[index]
+    # each client's deal keeps its engine: about the nodes of one client (any free
+    # engine took about 1.4 times as many; a search cut into slices may differ a little)
+    assert 0 < alone and together / alone < 1.15
+    assert lines[3] == f"  nodes, at once / one client: {together / alone:.3f}"
