@@ -369,6 +369,19 @@ def test_play_analysis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "before" in text and "lost" in text and data["played"][9] in text
 
 
+def test_play_analysis_first_negative_is_a_usage_error_and_past_the_end_names_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = {"game": "klaberjass", "trump": "H", "taker": 0, "deal": deal_of("klaberjass", 3)}
+    data["played"] = playout(data, 3, 10)
+    source = write_lines(tmp_path / "in.jsonl", [data])
+    with pytest.raises(SystemExit) as info:  # wrong for every line: once, not each line's error
+        main(["play-analysis", "--first", "-1", str(source)])
+    assert info.value.code == 2 and "--first must be 0 or more, got -1" in capsys.readouterr().err
+    status, out, _ = run(capsys, "play-analysis", "--first", "11", str(source))  # 10 cards played
+    assert status == 1 and json.loads(out[0])["error"]["field"] == "--first"
+
+
 def test_play_analysis_pretty_counts_the_cards_that_lost() -> None:
     from solver.cli import pretty_play
     from solver.features import PlayAnalysis, PlayedCard
