@@ -322,6 +322,8 @@ def test_play_illegal_move():
         (None, "expected JSON text (str or bytes), got NoneType"),
         ('{"game": ', "not valid JSON"),
         ('{"game": "belote", "tricks": [' + "9" * 5000 + "]}", "Exceeds the limit (4300 digits)"),  # was a bare ValueError
+        ('{"game": "belote", "trump": "H", "trump": "S"}', "the key 'trump' appears twice"),  # was the last one, silently
+        ('{"game": "jass", "options": {"match_bonus": 0, "match_bonus": 100}}', "the key 'match_bonus' appears twice"),
     ],
 )
 def test_text_that_is_not_json_is_a_position_error(text, message):
