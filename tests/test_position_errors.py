@@ -159,6 +159,12 @@ def test_leader_out_of_range(leader):
     rejects(klaverjas(leader=leader), PositionError, "leader")
 
 
+def test_a_null_leader_is_not_called_required():
+    # FORMAT.md: leader defaults to 0, so a null one is a bad seat, not a missing field
+    error = rejects(klaverjas(leader=None), PositionError, "leader")
+    assert "required" not in error.message and "None" in error.message
+
+
 @pytest.mark.parametrize("declarer", [4, -1, None, "0"])
 def test_declarer_out_of_range_or_missing(declarer):
     data = klaverjas(declarer=declarer)
