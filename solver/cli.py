@@ -32,7 +32,7 @@ from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, MoveValue, Result, analyse,
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
-from .errors import PlisError, PositionError, table_megabytes
+from .errors import PlisError, PositionError, table_megabytes, unique_keys
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
 from .position import AnyPosition, load_position
 
@@ -44,6 +44,7 @@ FLAGS = {  # the library's names for what the options give
     "tt_megabytes": "--tt-mb",
     "jobs": "--jobs",
     "exact_moves": "--exact",
+    "first": "--first",
 }
 # a comma between moves, not one inside a Bésigue move's marks: SQ[besigue,four_queens]
 MOVE_SEPARATOR = re.compile(r",(?![^\[]*\])")
@@ -125,7 +126,13 @@ def build_parser() -> argparse.ArgumentParser:
         "play-analysis", help="positions given as deal + played: the value before and after each card, and what it lost"
     )
     _common(play_cmd, objective=True)
-    play_cmd.add_argument("--first", type=int, default=0, metavar="I", help="analyse played cards from index I on")
+    play_cmd.add_argument(
+        "--first",
+        type=_at_least("--first", 0, "0 or more"),
+        default=0,
+        metavar="I",
+        help="analyse played cards from index I on",
+    )
     play_cmd.set_defaults(handler=_play_handler)
 
     trumps_cmd = commands.add_parser("trumps", help="deals before play: the value for each trump (and declaring side)")
@@ -274,14 +281,18 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
 def _play_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = load_position(data)
-        analysis = analyse_play(
-            position,
-            objective=args.objective,
-            time_limit=args.time_limit,
-            node_limit=args.node_limit,
-            tt_megabytes=args.tt_mb,
-            first=args.first,
-        )
+        try:
+            analysis = analyse_play(
+                position,
+                objective=args.objective,
+                time_limit=args.time_limit,
+                node_limit=args.node_limit,
+                tt_megabytes=args.tt_mb,
+                first=args.first,
+            )
+        except PlisError as exc:
+            exc.field = option_field(exc.field)  # --first past this line's played cards: name the option
+            raise
         return analysis.to_dict(), pretty_play(position, analysis)
 
     return handle
@@ -402,13 +413,13 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
         return (*_error(number, "position", "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
     try:
         try:
-            data = json.loads(line)
+            data = json.loads(line, object_pairs_hook=unique_keys)
         except RecursionError:  # Python's parser recurses once per level of nesting
             return (*_error(number, "position", "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
         except ValueError as exc:
             if isinstance(exc, json.JSONDecodeError):
                 raise
-            # a number past Python's limit on the digits of an int
+            # a number past Python's limit on the digits of an int, a key given twice
             return (*_error(number, "position", "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         if not isinstance(data, dict):
             raise PositionError("position", f"each line must be a JSON object, got {type(data).__name__}")

@@ -95,19 +95,30 @@ class PositionError(PlisError):
     reason = "INVALID_POSITION"
 
 
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict (json's `object_pairs_hook`); a key given twice
+    is a ValueError, not the last value silently taken: which one is meant is unclear."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        data[key] = value
+    return data
+
+
 def parse_json(text: str | bytes) -> Any:
     """JSON text as Python data; bad JSON is a `PositionError` naming `position`."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise PositionError("position", f"expected JSON text (str or bytes), got {type(text).__name__}")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except UnicodeDecodeError as exc:
         raise PositionError("position", f"not UTF-8 text (byte {exc.start + 1})") from None
     except RecursionError:  # Python's parser recurses once per level of nesting
         raise PositionError("position", "not valid JSON here: nested too deeply") from None
-    except ValueError as exc:  # a number past Python's limit on the digits of an int
+    except ValueError as exc:  # a number past Python's limit on the digits of an int, a key twice
         raise PositionError("position", f"not valid JSON here: {exc}") from None
 
 

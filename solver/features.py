@@ -428,6 +428,8 @@ class Claim:
         best = data.get("best", [])
         if isinstance(best, str):
             best = best.split()
+        elif isinstance(best, tuple):  # as a Result, a Hint or a Claim gives them
+            best = list(best)
         if not isinstance(best, list) or not all(isinstance(m, str) for m in best):
             raise ClaimError(f"{name}.best", f"must be a list of moves, got {best!r}")
         value = data.get("value")

@@ -86,7 +86,7 @@ class Position:
             raise PositionError("hands", "required (or give deal and played)")
         hands = _hands(rules, data["hands"], "hands")
         trick = tuple(parse_cards(_list_or_str(data.get("trick", []), "trick"), "trick"))
-        leader = _seat(rules, data.get("leader", 0), "leader", required=True)
+        leader = _seat(rules, data.get("leader", 0), "leader", required=False)
         tricks_given = "tricks" in data
         tricks = _side_ints(rules, data.get("tricks"), "tricks", allow_negative=False)
         position = cls(rules, hands, trick, leader, scored, tricks, objective)
@@ -298,7 +298,7 @@ def _trump(game: type[Rules], trump: Any) -> str | None:
 
 
 def _seat(rules: Rules, value: Any, name: str, required: bool) -> int:
-    if value is None:
+    if value is None and required:
         raise PositionError(name, f"required for {rules.name}")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.n_players:
         raise PositionError(name, f"must be a seat from 0 to {rules.n_players - 1}, got {value!r}")

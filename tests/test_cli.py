@@ -102,6 +102,22 @@ def test_json_nested_too_deeply_a_list_and_a_byte_order_mark(tmp_path: Path, cap
     assert "3 of 5 lines failed" in err
 
 
+def test_a_key_given_twice_is_the_lines_error_not_the_last_value_taken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    twice = json.dumps(EXAMPLE)[:-1] + ', "trump": "S"}'  # which trump is meant?
+    puzzle = json.dumps({"position": EXAMPLE, "claim": {"best": ["S8"]}})[:-2] + ', "best": ["ST"]}}'
+    source = write_lines(tmp_path / "in.jsonl", [twice, EXAMPLE])
+    status, out, err = run(capsys, "hint", str(source))
+    assert status == 1 and json.loads(out[0])["error"] == {
+        "field": "position", "reason": "INVALID_JSON",
+        "message": "not valid JSON here: the key 'trump' appears twice in one object",
+    }  # fmt: skip
+    assert json.loads(out[1])["best"] == ["S8"]
+    status, out, err = run(capsys, "verify", str(write_lines(tmp_path / "puzzle.jsonl", [puzzle])))
+    assert status == 1 and "the key 'best' appears twice" in json.loads(out[0])["error"]["message"]
+
+
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
     status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))
@@ -367,6 +383,19 @@ def test_play_analysis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     status, out, _ = run(capsys, "play-analysis", "--first", "8", "--pretty", str(source))
     text = "\n".join(out)
     assert "before" in text and "lost" in text and data["played"][9] in text
+
+
+def test_play_analysis_first_negative_is_a_usage_error_and_past_the_end_names_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = {"game": "klaberjass", "trump": "H", "taker": 0, "deal": deal_of("klaberjass", 3)}
+    data["played"] = playout(data, 3, 10)
+    source = write_lines(tmp_path / "in.jsonl", [data])
+    with pytest.raises(SystemExit) as info:  # wrong for every line: once, not each line's error
+        main(["play-analysis", "--first", "-1", str(source)])
+    assert info.value.code == 2 and "--first must be 0 or more, got -1" in capsys.readouterr().err
+    status, out, _ = run(capsys, "play-analysis", "--first", "11", str(source))  # 10 cards played
+    assert status == 1 and json.loads(out[0])["error"]["field"] == "--first"
 
 
 def test_play_analysis_pretty_counts_the_cards_that_lost() -> None:

@@ -281,6 +281,13 @@ def test_a_right_claim_holds() -> None:
     json.dumps(verdict.to_dict())
 
 
+def test_a_claim_may_name_its_moves_in_a_tuple() -> None:
+    # as a Result, a Hint and a Claim give them: {"best": analyse(position).best} is a claim
+    best = analyse(EXAMPLE).best
+    assert isinstance(best, tuple)
+    assert verify_puzzle(EXAMPLE, {"best": best, "unique": True}).holds
+
+
 def test_wrong_claims_do_not_hold() -> None:
     wrong_move = verify_puzzle(EXAMPLE, {"best": ["ST"]})
     assert wrong_move.holds is False and wrong_move.best_holds is False and wrong_move.value_holds is None

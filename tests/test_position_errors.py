@@ -159,6 +159,12 @@ def test_leader_out_of_range(leader):
     rejects(klaverjas(leader=leader), PositionError, "leader")
 
 
+def test_a_null_leader_is_not_called_required():
+    # FORMAT.md: leader defaults to 0, so a null one is a bad seat, not a missing field
+    error = rejects(klaverjas(leader=None), PositionError, "leader")
+    assert "required" not in error.message and "None" in error.message
+
+
 @pytest.mark.parametrize("declarer", [4, -1, None, "0"])
 def test_declarer_out_of_range_or_missing(declarer):
     data = klaverjas(declarer=declarer)
@@ -322,6 +328,8 @@ def test_play_illegal_move():
         (None, "expected JSON text (str or bytes), got NoneType"),
         ('{"game": ', "not valid JSON"),
         ('{"game": "belote", "tricks": [' + "9" * 5000 + "]}", "Exceeds the limit (4300 digits)"),  # was a bare ValueError
+        ('{"game": "belote", "trump": "H", "trump": "S"}', "the key 'trump' appears twice"),  # was the last one, silently
+        ('{"game": "jass", "options": {"match_bonus": 0, "match_bonus": 100}}', "the key 'match_bonus' appears twice"),
     ],
 )
 def test_text_that_is_not_json_is_a_position_error(text, message):
