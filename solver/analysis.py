@@ -108,18 +108,18 @@ class Hint:
         return data
 
 
-PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
+PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
 
 
 def as_position(position: PositionLike) -> AnyPosition:
     """Accept a `Position` or `BesiguePosition`, a FORMAT.md dict, or its JSON text."""
     if isinstance(position, (Position, BesiguePosition)):
         return position
-    if isinstance(position, str):
+    if isinstance(position, (str, bytes, bytearray)):
         return load_position(parse_json(position))
     if isinstance(position, Mapping):
         return load_position(dict(position))
-    raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
+    raise PositionError("position", f"expected a Position, a dict or JSON text (str or bytes), got {type(position).__name__}")
 
 
 _local = threading.local()
@@ -157,9 +157,26 @@ def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:
         raise PositionError("hands", f"the deal is over: there is no move to {verb}")
 
 
+def check_engine(engine: Any) -> None:
+    """An OptionError naming `engine` unless it is None, a `solver.Engine` or a
+    `solver.BesigueEngine` (a Bésigue search takes its own engine from the thread when
+    given a card-game one, so a caller may pass one engine for a deal of any game)."""
+    from ._besigue import BesigueEngine
+    from ._engine import Engine
+
+    if engine is not None and not isinstance(engine, (Engine, BesigueEngine)):
+        kind = type(engine).__name__
+        raise OptionError("engine", f"must be a solver.Engine (or a solver.BesigueEngine for Bésigue), got {kind}")
+
+
 def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:
     """`engine` if the caller gave one, else this thread's engine with a table of
     `tt_megabytes` (checked) or of the position's default size."""
+    from ._engine import Engine
+
+    check_engine(engine)
+    if engine is not None and not isinstance(engine, Engine) and not isinstance(position, BesiguePosition):
+        raise OptionError("engine", "a solver.BesigueEngine searches only Bésigue: give a solver.Engine")
     if engine is not None:
         return engine
     return _engine(table_size(tt_megabytes, default_tt_megabytes(position)))
@@ -272,6 +289,7 @@ def _solve_besigue(
     from ._besigue import BesigueEngine
     from .besigue_solve import besigue_engine, solve_besigue
 
+    check_engine(engine)
     eng = engine if isinstance(engine, BesigueEngine) else besigue_engine(tt_megabytes)
     return solve_besigue(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=all_moves)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Literal, TypeVar
 
@@ -123,6 +123,9 @@ def analyse_many(
     (`errors="return"`), the others still analysed.  The limits apply to each
     position; each thread has its own tables of `tt_megabytes`."""
     check_limits(time_limit, node_limit)  # what holds for every position, checked at once
+    if isinstance(positions, (str, bytes, bytearray, Mapping)) or not isinstance(positions, Iterable):
+        kind = type(positions).__name__
+        raise OptionError("positions", f"must be an iterable of positions (one position: analyse), got {kind}")
     threads = check_jobs(jobs, table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES))
     if errors not in ("raise", "return"):
         raise OptionError("errors", f"must be 'raise' or 'return', got {errors!r}")

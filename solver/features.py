@@ -36,7 +36,7 @@ from .games import game_of
 from .position import AnyPosition, Position
 
 Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=, exact_moves=)
-PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
+PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
 
 
 class ClaimError(PlisError):
@@ -363,7 +363,7 @@ def trump_table(
 def deal_before_play(deal: PositionLike) -> Position:
     """A deal checked for the trump table (`trump_table`'s first step): its trump and
     contract seat may be left out, and are ignored if given."""
-    if isinstance(deal, str):
+    if isinstance(deal, (str, bytes, bytearray)):
         deal = parse_json(deal)
     if isinstance(deal, Mapping):
         data = dict(deal)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -16,6 +17,8 @@ from solver.errors import (
     UnknownGameError,
 )
 from solver.position import Position
+
+from .test_features import deal_of
 
 # one suit a seat: a valid Klaverjas deal
 SUITED = ["SA SK SQ SJ ST S9 S8 S7", "HA HK HQ HJ HT H9 H8 H7", "CA CK CQ CJ CT C9 C8 C7", "DA DK DQ DJ DT D9 D8 D7"]
@@ -336,3 +339,21 @@ def test_text_that_is_not_json_is_a_position_error(text, message):
     with pytest.raises(PositionError, match=re.escape(message)) as info:
         Position.from_json(text)
     assert info.value.field == "position"
+
+
+def test_an_engine_or_positions_of_the_wrong_kind_are_option_errors() -> None:
+    from solver import BesigueEngine, analyse, analyse_many, analyse_play, hint
+
+    position = {"game": "belote", "trump": "H", "hands": ["HJ H9", "HT HK", "HQ H8", "H7 SJ"], "tricks": [3, 3]}
+    played = {"game": "belote", "trump": "H", "deal": deal_of("belote", 1), "played": []}
+    for call, given in ((analyse, position), (hint, position), (analyse_play, played)):
+        for engine in ("engine", 5, BesigueEngine(1)):
+            with pytest.raises(OptionError) as info:
+                call(given, engine=engine)  # type: ignore[operator]
+            assert info.value.field == "engine"
+    for positions in (5, None, position, json.dumps(position)):
+        with pytest.raises(OptionError) as info:
+            analyse_many(positions)  # type: ignore[arg-type]
+        assert info.value.field == "positions"
+    # JSON text as bytes, as Position.from_json takes it
+    assert analyse(json.dumps(position).encode()).value == analyse(position).value
