@@ -177,9 +177,8 @@ def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> 
     check_engine(engine)
     if engine is not None and not isinstance(engine, Engine) and not isinstance(position, BesiguePosition):
         raise OptionError("engine", "a solver.BesigueEngine searches only Bésigue: give a solver.Engine")
-    if engine is not None:
-        return engine
-    return _engine(table_size(tt_megabytes, default_tt_megabytes(position)))
+    size = table_size(tt_megabytes, default_tt_megabytes(position))  # checked even where unused
+    return engine if engine is not None else _engine(size)
 
 
 def _engine(tt_megabytes: int) -> Any:

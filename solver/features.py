@@ -418,8 +418,8 @@ class Claim:
 
     @classmethod
     def from_dict(cls, data: Any, name: str = "claim") -> Claim:
-        if isinstance(data, Claim):
-            return data
+        if isinstance(data, Claim):  # built directly: checked all the same
+            data = {"best": data.best, "value": data.value, "unique": data.unique}
         if not isinstance(data, Mapping):
             raise ClaimError(name, f"must be an object with best and/or value, got {type(data).__name__}")
         unknown = sorted(set(data) - {"best", "value", "unique"})

@@ -288,6 +288,20 @@ def test_a_claim_may_name_its_moves_in_a_tuple() -> None:
     assert verify_puzzle(EXAMPLE, {"best": best, "unique": True}).holds
 
 
+def test_a_claim_built_directly_is_checked_as_one_from_a_dict() -> None:
+    assert verify_puzzle(EXAMPLE, Claim(best=("S8",), value=-96)).holds
+    for claim, field in ((Claim(value=-96.0), "claim.value"), (Claim(), "claim"), (Claim(unique=1), "claim.unique")):  # type: ignore[arg-type]
+        with pytest.raises(ClaimError) as info:
+            verify_puzzle(EXAMPLE, claim)
+        assert info.value.field == field
+
+
+def test_a_table_size_is_checked_with_an_engine_given_too() -> None:
+    with pytest.raises(OptionError) as info:
+        analyse(EXAMPLE, engine=Engine(1), tt_megabytes=-5)
+    assert info.value.field == "tt_megabytes"
+
+
 def test_wrong_claims_do_not_hold() -> None:
     wrong_move = verify_puzzle(EXAMPLE, {"best": ["ST"]})
     assert wrong_move.holds is False and wrong_move.best_holds is False and wrong_move.value_holds is None
