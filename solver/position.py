@@ -146,8 +146,25 @@ class Position:
 
     def _check_key_totals(self) -> None:
         """Klaverjas's score objective: the engine's table key holds each team's running
-        total in 12 bits, so every total it can still reach must stay below 4096."""
+        total in 12 bits, so every total it can still reach must stay below 4096.
+        Klaberjass's score objective: the two final totals must not add up to less
+        than 0 (see below)."""
         rules = self.rules
+        if rules.name == "klaberjass" and self.objective == "score":
+            # The engine searches the raw difference and settles it afterwards, which
+            # is right only where the settled value rises with the difference.  A bate
+            # gives the opponent both totals: with a sum below 0 that is worse for the
+            # opponent than the taker making the contract, and the taker would rather
+            # be bate (e.g. totals -80/-78, 12 to come: the value is -14, the search
+            # said -10).  The sum is the same at every point of a deal (no sweep bonus).
+            final_sum = sum(self.scored) + self.points_to_come
+            if final_sum < 0:
+                raise PositionError(
+                    "scored",
+                    f"{rules.name}'s score objective needs the two final totals to add up to 0 or more (scored adds "
+                    f"up to {sum(self.scored)} with {self.points_to_come} points still to come); got {list(self.scored)}",
+                )
+            return
         if rules.name != "klaverjas" or self.objective != "score":
             return
         reach = self.points_to_come + rules.sweep_bonus + MOST_ROEM_A_TRICK * self.tricks_left

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from solver.errors import IllegalMoveError
+from solver import analyse
+from solver.errors import IllegalMoveError, PositionError
 
 from .helpers import canon, cards, legal, make_rules, play, position, random_deal, random_playout, values, winner
 
@@ -225,3 +227,51 @@ def test_reference_score_with_bate():
     pagat = position("klaberjass", trump="H", taker=0, options={"rules": "pagat"}, hands=hands, tricks=[4, 3], scored=[90, 80])
     assert values(seed) == {"SA": -216, "HA": -216}
     assert values(pagat) == {"SA": 6, "HA": -216}
+
+
+# --- score objective: totals that add up to less than 0 ------------------------------------------
+
+
+def test_score_with_totals_adding_up_below_zero_is_refused():
+    # seat 1 (taker) led CQ, seat 0 must follow with C7; 12 points to come, final totals
+    # adding up to -146: a bate (seat 0 scoring -146) is what the taker wants, which the
+    # engine's search of the raw difference cannot see (it said -10; best play gives -14)
+    fields = dict(options={"players": 2}, trump="S", taker=1, hands=["C7 HJ D8", "S8 H9"], trick=["CQ"], leader=1,
+                  tricks=[2, 4])
+    raw = position("klaberjass", **fields, scored=[-80, -81], objective="raw")
+    assert values(replace(raw, objective="score")) == {"C7": -14}  # the reference search, past the check
+    with pytest.raises(PositionError) as caught:
+        position("klaberjass", **fields, scored=[-80, -81])
+    assert caught.value.field == "scored"
+    with pytest.raises(PositionError):
+        position("klaberjass", **fields, scored=[-80, -81], objective="raw").with_objective("score")
+    # the deal form: the sum is checked at the start of play
+    with pytest.raises(PositionError):
+        position("klaberjass", trump="H", taker=0, deal=["HA HK HQ HJ HT H9 H8 H7 SA", "SK SQ SJ ST S9 S8 S7 CA CK"],
+                 scored=[-100, -100])
+
+
+def test_score_with_negative_scored_adding_up_to_zero_or_more_matches_the_reference():
+    # where the final totals add up to 0 or more the settlement rises with the raw
+    # difference, so the engine's values hold even with a negative entry
+    rng = random.Random("klaberjass-negative")
+    checked = 0
+    while checked < 60:
+        players = rng.choice([2, 4])
+        r = kb(players=players, half_bate=rng.choice(["own", "seed"]))
+        deck = list(r.deck)
+        rng.shuffle(deck)
+        k = rng.randint(1, 3)
+        tricks = [0, 0]
+        for _ in range(r.hand_size - k):
+            tricks[rng.randrange(2)] += 1
+        scored = [rng.randint(-120, 60), rng.randint(-120, 60)]
+        hands = [" ".join(map(str, deck[i * k:(i + 1) * k])) for i in range(players)]
+        try:
+            pos = position("klaberjass", options=r.options, trump="H", taker=rng.randrange(players), hands=hands,
+                           leader=rng.randrange(players), tricks=tricks, scored=scored)
+        except PositionError as refused:
+            assert refused.field == "scored" and sum(scored) < 0
+            continue
+        assert {m.move: m.value for m in analyse(pos).moves} == values(pos)
+        checked += 1

@@ -27,6 +27,8 @@ def at_the_limits(position, rng: random.Random):
         data["options"] = {**data.get("options", {}), "match_bonus": MATCH_BONUS_LIMIT}
     scored = [rng.choice((VALUE_LIMIT, -VALUE_LIMIT)) for _ in position.scored]
     data["scored"] = scored
+    if data["game"] == "klaberjass" and position.objective == "score" and sum(scored) < 0:
+        data["scored"] = [VALUE_LIMIT, -VALUE_LIMIT]  # its totals may not add up to less than 0
     if data["game"] == "klaverjas" and position.objective == "score":
         assert build_spec(position)["settle"] == SETTLE_NAT
         data["scored"] = [largest_nat_total(data)] * len(scored)
