@@ -246,12 +246,23 @@ def _seconds(text: str) -> float:
 Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]
 
 
+@contextlib.contextmanager
+def _naming_options() -> Iterator[None]:
+    """A line's error about what an option gave (not the line's own fields) names the
+    option, as the command line spells it."""
+    try:
+        yield
+    except PlisError as exc:
+        exc.field = option_field(exc.field)
+        raise
+
+
 def _analyse_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = load_position(data)
         if args.objective:
             position = position.with_objective(args.objective)
-        try:
+        with _naming_options():  # a move of --exact not legal here
             result = analyse(
                 position,
                 time_limit=args.time_limit,
@@ -259,9 +270,6 @@ def _analyse_handler(args: argparse.Namespace) -> Handler:
                 tt_megabytes=args.tt_mb,
                 exact_moves=args.exact,
             )
-        except PlisError as exc:
-            exc.field = option_field(exc.field)  # a move of --exact not legal here: name the option
-            raise
         return result.to_dict(), pretty_result(position, result)
 
     return handle
@@ -281,7 +289,7 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
 def _play_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = load_position(data)
-        try:
+        with _naming_options():  # --first past this line's played cards
             analysis = analyse_play(
                 position,
                 objective=args.objective,
@@ -290,9 +298,6 @@ def _play_handler(args: argparse.Namespace) -> Handler:
                 tt_megabytes=args.tt_mb,
                 first=args.first,
             )
-        except PlisError as exc:
-            exc.field = option_field(exc.field)  # --first past this line's played cards: name the option
-            raise
         return analysis.to_dict(), pretty_play(position, analysis)
 
     return handle
