@@ -157,26 +157,24 @@ def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:
         raise PositionError("hands", f"the deal is over: there is no move to {verb}")
 
 
-def check_engine(engine: Any) -> None:
-    """An OptionError naming `engine` unless it is None, a `solver.Engine` or a
-    `solver.BesigueEngine` (a Bésigue search takes its own engine from the thread when
-    given a card-game one, so a caller may pass one engine for a deal of any game)."""
+def check_engine(engine: Any, position: AnyPosition) -> None:
+    """An OptionError naming `engine` unless it is None or a `solver.Engine`, or for a
+    Bésigue position a `solver.BesigueEngine` (a Bésigue search takes its own engine
+    from the thread when given a card-game one, so a caller may pass one engine for a
+    deal of any game)."""
     from ._besigue import BesigueEngine
     from ._engine import Engine
 
-    if engine is not None and not isinstance(engine, (Engine, BesigueEngine)):
+    allowed = (Engine, BesigueEngine) if isinstance(position, BesiguePosition) else (Engine,)
+    if engine is not None and not isinstance(engine, allowed):
         kind = type(engine).__name__
-        raise OptionError("engine", f"must be a solver.Engine (or a solver.BesigueEngine for Bésigue), got {kind}")
+        raise OptionError("engine", f"must be a solver.Engine (a solver.BesigueEngine for Bésigue), got {kind}")
 
 
 def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:
     """`engine` if the caller gave one, else this thread's engine with a table of
     `tt_megabytes` (checked) or of the position's default size."""
-    from ._engine import Engine
-
-    check_engine(engine)
-    if engine is not None and not isinstance(engine, Engine) and not isinstance(position, BesiguePosition):
-        raise OptionError("engine", "a solver.BesigueEngine searches only Bésigue: give a solver.Engine")
+    check_engine(engine, position)
     size = table_size(tt_megabytes, default_tt_megabytes(position))  # checked even where unused
     return engine if engine is not None else _engine(size)
 
@@ -288,7 +286,7 @@ def _solve_besigue(
     from ._besigue import BesigueEngine
     from .besigue_solve import besigue_engine, solve_besigue
 
-    check_engine(engine)
+    check_engine(engine, pos)
     eng = engine if isinstance(engine, BesigueEngine) else besigue_engine(tt_megabytes)
     return solve_besigue(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=all_moves)
 
