@@ -152,9 +152,39 @@ def check_limits(time_limit: Any, node_limit: Any) -> None:
 
 
 def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:
-    """A PositionError naming `hands` if the deal of `pos` is over."""
+    """A PositionError if the deal of `pos` is over, naming `played` where the position
+    was given as a deal and its moves, else `hands`."""
     if pos.is_over:
-        raise PositionError("hands", f"the deal is over: there is no move to {verb}")
+        field_name = "played" if pos.deal is not None else "hands"
+        raise PositionError(field_name, f"the deal is over: there is no move to {verb}")
+
+
+# the largest value a lever takes: the engine reads them as small counts and switches
+LEVER_MOST = 255
+
+
+def check_engine_options(engine_options: Any) -> dict[str, int] | None:
+    """`analyse`'s `engine_options` (levers for measuring, solver.compile), checked:
+    None, or a mapping of known lever names to whole numbers from 0 to LEVER_MOST;
+    else an OptionError naming `engine_options`."""
+    from .compile import ENGINE_OPTIONS
+
+    if engine_options is None:
+        return None
+    if not isinstance(engine_options, Mapping):
+        raise OptionError("engine_options", f"must be a mapping of lever names to numbers, got {type(engine_options).__name__}")
+    levers: dict[str, int] = {}
+    for name, value in engine_options.items():
+        if name not in ENGINE_OPTIONS:
+            raise OptionError("engine_options", f"unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")
+        if isinstance(value, bool):
+            value = int(value)
+        if not isinstance(value, int) or not 0 <= value <= LEVER_MOST:
+            raise OptionError("engine_options", f"{name} must be a whole number from 0 to {LEVER_MOST}, got {value!r}")
+        if name == "shape_set" and value not in (2, 4):
+            raise OptionError("engine_options", f"shape_set must be 2 or 4, got {value}")
+        levers[name] = value
+    return levers
 
 
 def check_engine(engine: Any, position: AnyPosition) -> None:
@@ -230,6 +260,7 @@ def analyse(
     if objective is not None:
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
+    engine_options = check_engine_options(engine_options)
     require_a_move(pos)
     focus = check_exact_moves(pos, exact_moves)
     started = time.perf_counter()

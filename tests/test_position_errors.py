@@ -357,3 +357,44 @@ def test_an_engine_or_positions_of_the_wrong_kind_are_option_errors() -> None:
         assert info.value.field == "positions"
     # JSON text as bytes, as Position.from_json takes it
     assert analyse(json.dumps(position).encode()).value == analyse(position).value
+
+
+@pytest.mark.parametrize(
+    ("levers", "message"),
+    [
+        ([("claims", 0)], "must be a mapping of lever names to numbers, got list"),  # was AttributeError
+        ({"no_such_lever": 0}, "unknown lever 'no_such_lever'"),  # was a plain ValueError
+        ({"claims": "off"}, "claims must be a whole number from 0 to 255, got 'off'"),  # was a plain ValueError
+        ({"claims": 1.5}, "claims must be a whole number from 0 to 255, got 1.5"),  # was taken as 1
+        ({"endgame_tricks": -1}, "endgame_tricks must be a whole number from 0 to 255, got -1"),
+        ({"shape_set": 3}, "shape_set must be 2 or 4, got 3"),  # was the engine's plain ValueError
+    ],
+)
+def test_bad_engine_options_are_option_errors(levers, message) -> None:
+    from solver import analyse
+
+    position = {"game": "belote", "trump": "H", "hands": ["HJ H9", "HT HK", "HQ H8", "H7 SJ"], "tricks": [3, 3]}
+    with pytest.raises(OptionError, match=re.escape(message)) as info:
+        analyse(position, engine_options=levers)
+    assert info.value.field == "engine_options"
+    assert analyse(position, engine_options={"claims": False}).value == analyse(position).value
+
+
+def test_a_finished_deal_given_by_its_moves_names_played() -> None:
+    from solver import analyse, hint
+    from solver.analysis import require_a_move
+
+    deal = deal_of("belote", 3)
+    position = Position.from_dict({"game": "belote", "trump": "H", "deal": deal, "played": []})
+    moves = []
+    while not position.is_over:
+        card = position.legal_moves()[0]
+        moves.append(str(card))
+        position = position.play(card)
+    for call in (analyse, hint):
+        with pytest.raises(PositionError, match="the deal is over") as info:
+            call({"game": "belote", "trump": "H", "deal": deal, "played": moves})
+        assert info.value.field == "played"
+    with pytest.raises(PositionError) as info:  # the same deal given by its hands
+        require_a_move(Position.from_dict(position.to_dict()))
+    assert info.value.field == "hands"
