@@ -347,9 +347,14 @@ def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler
     return handle
 
 
+# what JSON counts as whitespace; a line of other blanks (a no-break space) is not
+# blank but bad JSON, and gets its error rather than being skipped unseen
+JSON_WHITESPACE = " \t\r\n"
+
+
 def read_lines(source: IO[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(source, 1):
-        if line.strip():
+        if line.strip(JSON_WHITESPACE):
             yield number, line
 
 

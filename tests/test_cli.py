@@ -53,11 +53,21 @@ def comparable(answer: Any) -> Any:
 
 
 def test_analyse_answers_each_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, "", SECOND])  # a blank line is skipped
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, "", " \t\r", SECOND])  # blank lines are skipped
     status, out, _ = run(capsys, "analyse", str(source))
     assert status == 0 and len(out) == 2
     for line, position in zip(out, [EXAMPLE, SECOND]):
         assert comparable(json.loads(line)) == comparable(analyse(position).to_dict())
+
+
+def test_a_line_of_other_blanks_is_an_error_not_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, "\u00a0", "\u2003 ", SECOND])  # no-break and em spaces
+    status, out, err = run(capsys, "analyse", str(source))
+    assert status == 1 and len(out) == 4
+    for number in (2, 3):
+        answer = json.loads(out[number - 1])
+        assert answer["line"] == number and answer["error"]["reason"] == "INVALID_JSON"
+    assert "2 of 4 lines failed" in err
 
 
 def test_a_bad_line_gets_its_error_and_the_rest_go_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
