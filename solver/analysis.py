@@ -268,11 +268,11 @@ def analyse(
         if engine_options:
             raise OptionError("engine_options", "the Bésigue search has no levers to switch")
         size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
-        outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=True)
+        outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=True, started=started)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
-        outcome = solve(pos, eng, time_limit=time_limit, node_limit=node_limit, engine_options=engine_options,
-                        exact_moves=focus)
+        outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit,
+                        engine_options=engine_options, exact_moves=focus)
     elapsed = (time.perf_counter() - started) * 1000.0
     return _result(pos, outcome, elapsed)
 
@@ -311,15 +311,36 @@ def named_moves(pos: AnyPosition, tokens: Iterable[Any], field: str) -> list[Any
     return moves
 
 
+# the least time a limited search is given, when setting up the call (a new engine's
+# table) took all of the limit: the search then stops at its first look at the clock
+LEAST_SEARCH_TIME = 1e-6
+
+
+def time_left(time_limit: float | None, started: float) -> float | None:
+    """What is left of a call's `time_limit` (seconds, None: no limit) for its search,
+    the call having started at `started` (time.perf_counter).  The limit bounds the
+    whole call: a thread's first call allocates its engine's table first, which on a
+    cold machine can take a good part of a short limit."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.perf_counter() - started), LEAST_SEARCH_TIME)
+
+
 def _solve_besigue(
-    pos: BesiguePosition, engine: Any, tt_megabytes: int, time_limit: float | None, node_limit: int | None, all_moves: bool
+    pos: BesiguePosition,
+    engine: Any,
+    tt_megabytes: int,
+    time_limit: float | None,
+    node_limit: int | None,
+    all_moves: bool,
+    started: float,
 ) -> Any:
     from ._besigue import BesigueEngine
     from .besigue_solve import besigue_engine, solve_besigue
 
     check_engine(engine, pos)
     eng = engine if isinstance(engine, BesigueEngine) else besigue_engine(tt_megabytes)
-    return solve_besigue(pos, eng, time_limit=time_limit, node_limit=node_limit, all_moves=all_moves)
+    return solve_besigue(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=all_moves)
 
 
 # a time-limited hint keeps this share of its time for estimates, used only if the
@@ -378,12 +399,12 @@ def hint(
     started = time.perf_counter()
     if isinstance(pos, BesiguePosition):
         size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
-        outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=False)
+        outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=False, started=started)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         estimates = estimates and bool(time_limit)
         search_time = time_limit * (1 - ESTIMATE_SHARE) if estimates and time_limit else time_limit
-        outcome = solve(pos, eng, time_limit=search_time, node_limit=node_limit, all_moves=False)
+        outcome = solve(pos, eng, time_limit=time_left(search_time, started), node_limit=node_limit, all_moves=False)
         if estimates and time_limit and outcome.limit == "time" and all(v is None for v in outcome.values.values()):
             # nothing solved: a move all the same, the best by the estimates
             outcome.estimates = _estimates(pos, started + time_limit)

@@ -192,6 +192,28 @@ def test_time_limit_stops_cleanly() -> None:
     assert result.time_ms < 1000
 
 
+def test_a_time_limit_bounds_the_whole_call_with_its_engines_setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread's first call allocates its table, which on a cold machine took up to
+    200 ms: that counts against the call's limit, and the search gets what is left."""
+    import time
+
+    import solver.analysis
+
+    position = full_deal("belote", 3, trump="H")  # solved in milliseconds
+    assert analyse(position, time_limit=0.5).exact and hint(position, time_limit=0.5).exact
+    real_engine_for = solver.analysis.engine_for
+
+    def slow_engine_for(*args: object) -> object:
+        time.sleep(0.6)  # the limit spent before the search starts
+        return real_engine_for(*args)
+
+    monkeypatch.setattr(solver.analysis, "engine_for", slow_engine_for)
+    limited = analyse(position, time_limit=0.5)
+    assert not limited.exact and limited.limit == "time"  # it was exact: the search had its own 0.5 s
+    assert not hint(position, time_limit=0.5, estimates=False).exact
+    assert analyse(position).exact  # no limit: the setup's time does not matter
+
+
 def test_small_table_gives_the_same_values() -> None:
     position = Position.from_dict(KLAVERJAS_DEAL)
     big = analyse(position, engine=Engine(64))
