@@ -14,7 +14,6 @@ from google.protobuf import duration_pb2
 
 from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_exact_moves, check_limits
 from solver.besigue import BesiguePosition
-from solver.cards import format_cards
 from solver.errors import (
     CardError,
     DuplicateCardError,
@@ -34,7 +33,6 @@ from solver.features import (
     TrumpTable,
     Verdict,
     deal_before_play,
-    start_of_deal,
 )
 from solver.position import KNOWN_FIELDS, AnyPosition, Position, load_position
 
@@ -165,22 +163,9 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
         return data
-    if isinstance(position, BesiguePosition):
+    if isinstance(position, Position | BesiguePosition):
+        # a deal + played position keeps that form: play analysis needs it
         return position.to_deal_dict() if position.deal is not None else position.to_dict()
-    if isinstance(position, Position):
-        if position.deal is None:
-            return position.to_dict()
-        # keep the deal + played form (play analysis needs it); scored: what play and
-        # the deal's own bonuses do not explain
-        start = start_of_deal(position)
-        bonuses = position.rules.deal_bonuses(position.deal)
-        data = position.to_dict()
-        for name in ("hands", "trick", "leader", "tricks"):
-            del data[name]
-        data["deal"] = [format_cards(h) for h in position.deal]
-        data["played"] = [str(c) for c in position.played]
-        data["scored"] = [s - b for s, b in zip(start.scored, bonuses)]
-        return data
     if not isinstance(position, Mapping):
         raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
     return dict(position)

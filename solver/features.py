@@ -14,7 +14,7 @@ for each search (the service passes one that honours a call's deadline).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import (
@@ -144,18 +144,7 @@ class PlayAnalysis:
 
 def start_of_deal(position: AnyPosition) -> AnyPosition:
     """The position at the start of play of a position given as deal + played."""
-    if isinstance(position, BesiguePosition):
-        return position.start_of_deal()
-    if position.deal is None:
-        raise PositionError("deal", "play analysis needs a position given as deal and played")
-    n_sides = position.rules.n_sides
-    start = replace(position, hands=position.deal, trick=(), leader=0, scored=(0,) * n_sides, tricks=(0,) * n_sides, played=())
-    end = start
-    for card in position.played:
-        end = end.play(card)
-    # what was scored before play (bonuses, Weis): the part of `scored` play does not explain
-    extra = tuple(s - e for s, e in zip(position.scored, end.scored))
-    return replace(start, scored=extra)
+    return position.start_of_deal()
 
 
 def analyse_play(

@@ -278,8 +278,37 @@ class Position:
             return finals[side] >= Putz.POMME_BELOW
         raise AssertionError(objective)
 
+    def start_of_deal(self) -> Position:
+        """The position before the first card of a position given as deal + played,
+        `scored` holding only what play does not explain (what was scored before the
+        deal, Weis); a PositionError naming `deal` for a position given by its hands."""
+        if self.deal is None:
+            raise PositionError("deal", "play analysis needs a position given as deal and played")
+        n_sides = self.rules.n_sides
+        start = replace(self, hands=self.deal, trick=(), leader=0, scored=(0,) * n_sides, tricks=(0,) * n_sides, played=())
+        end = start
+        for card in self.played:
+            end = end.play(card)
+        extra = tuple(s - e for s, e in zip(self.scored, end.scored))
+        return replace(start, scored=extra)
+
     # --- writing -------------------------------------------------------------------
+    def to_deal_dict(self) -> dict[str, Any]:
+        """The deal + played form of a position replayed from a deal (FORMAT.md): its
+        `scored` is what was given, before the deal's own bonuses and play.  Unlike
+        `to_dict`'s hands form, it reads back whatever play added to `scored`."""
+        start = self.start_of_deal()
+        assert self.deal is not None
+        data = self.to_dict()
+        for name in HAND_FIELDS:
+            del data[name]
+        data["deal"] = [format_cards(h) for h in self.deal]
+        data["played"] = [str(c) for c in self.played]
+        data["scored"] = [s - b for s, b in zip(start.scored, self.rules.deal_bonuses(self.deal))]
+        return data
+
     def to_dict(self) -> dict[str, Any]:
+        """The hands form (FORMAT.md), whichever form the position was read in."""
         rules = self.rules
         data: dict[str, Any] = {"game": rules.name, "options": dict(rules.options)}
         if rules.trump is not None:

@@ -24,6 +24,37 @@ def test_positions_read_from_the_same_dict_are_equal() -> None:
             assert load_position(json.loads(line)) == load_position(json.loads(line))
 
 
+@pytest.mark.parametrize(
+    ("game", "fields"),
+    [("belote", {"trump": "H"}), ("klaberjass", {"trump": "S", "taker": 1}), ("jass", {"trump": "C", "options": {"match_bonus": 100}})],
+)
+def test_a_replayed_position_reads_back_from_its_deal_form(game: str, fields: dict) -> None:
+    """to_deal_dict gives back what was read, even where play took `scored` past the
+    10,000 that the hands form allows (to_dict's form is then refused)."""
+    from .test_features import deal_of
+
+    deal = deal_of(game, 5)
+    start = Position.from_dict({"game": game, **fields, "deal": deal, "played": [], "scored": [10_000, -10_000]})
+    position, moves = start, []
+    while len(moves) < 2 * start.rules.n_players + 1:  # two tricks and a card
+        card = position.legal_moves()[-1]
+        moves.append(str(card))
+        position = position.play(card)
+    replayed = Position.from_dict({"game": game, **fields, "deal": deal, "played": moves, "scored": [10_000, -10_000]})
+    data = replayed.to_deal_dict()
+    assert data["deal"] == deal and data["played"] == moves and data["scored"] == [10_000, -10_000]
+    again = Position.from_dict(data)
+    assert again == replayed == position and again.played == replayed.played
+    assert again.start_of_deal() == start
+    if replayed.scored[0] > 10_000:  # points taken by side 0
+        with pytest.raises(PositionError) as info:
+            Position.from_dict(replayed.to_dict())
+        assert info.value.field == "scored[0]"
+    with pytest.raises(PositionError) as info:
+        Position.from_dict(EXAMPLE).to_deal_dict()
+    assert info.value.field == "deal"
+
+
 @pytest.mark.parametrize(("given", "trump"), [("h", "H"), ("H", "H"), ("Obenabe", "obenabe"), ("UNDEUFE", "undeufe")])
 def test_trumps_in_either_case(given: str, trump: str) -> None:
     hands = ["HJ H9", "HA HK", "SA SK", "CA CK"]
