@@ -450,6 +450,7 @@ def verdict_message(verdict: Verdict) -> pb.VerifyPuzzleResponse:
         exact=verdict.exact,
         nodes=verdict.nodes,
         time_ms=verdict.time_ms,
+        limit=verdict.limit or "",
     )
     for name in ("holds", "best_holds", "value_holds", "unique"):
         flag = getattr(verdict, name)
@@ -471,6 +472,7 @@ def verdict_from(message: pb.VerifyPuzzleResponse) -> Verdict:
         wrong=tuple(message.wrong),
         claimed=tuple(move_from(m) for m in message.claimed),
         exact=message.exact,
+        limit=message.limit or None,
         nodes=message.nodes,
         time_ms=message.time_ms,
     )

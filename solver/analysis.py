@@ -10,7 +10,7 @@ from typing import Any
 
 from .besigue import BesiguePosition
 from .cards import Card
-from .errors import IllegalMoveError, OptionError, PositionError, above_zero, at_least_one, parse_json, table_megabytes
+from .errors import CardError, IllegalMoveError, OptionError, PositionError, above_zero, at_least_one, parse_json, table_megabytes
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -304,6 +304,8 @@ def named_moves(pos: AnyPosition, tokens: Iterable[Any], field: str) -> list[Any
             moves.append(pos.play(str(token) if isinstance(token, Card) else token, name).played[-1])
             continue
         card = token if isinstance(token, Card) else Card.parse(token, name)
+        if card not in pos.rules.deck:  # as a position's cards are checked
+            raise CardError(name, f"{card} is not a card of this game")
         if card not in legal:
             shown = " ".join(sorted(str(m) for m in legal))
             raise IllegalMoveError(name, f"{card} is not a legal move here (legal: {shown})")

@@ -456,6 +456,10 @@ class BesiguePosition:
             raise IllegalMoveError(
                 field_name, f"{move}: seat {seat} won the trick and declares first (legal: {', '.join(legal)})", index
             )
+        written = _written_key(move)
+        same = [m for m in legal if _written_key(m) == written] if written is not None else []
+        if len(same) == 1:  # the same move, its marks (or a meld's cards) in another order or case
+            return same[0]
         plain = _unmarked(move)
         fits = [m for m in legal if _unmarked(m) == plain]
         if len(fits) == 1:
@@ -560,6 +564,23 @@ class BesiguePosition:
 def _split_copies(text: str) -> list[str]:
     """Copy tokens of a meld: spaces separate cards, but not inside brackets."""
     return re.findall(r"[^\s\[\]]+(?:\[[^\]]*\])?", text)
+
+
+def _written_key(move: str) -> str | None:
+    """`move` written one way: cards upper case, marks lower case and sorted, a meld's
+    cards sorted; None where it names no card or meld."""
+
+    def copy(token: str) -> str:
+        token = re.sub(r"\[(.*?)\]", lambda marks: f"[{marks.group(1).lower()}]", token)
+        return str(Copy.parse(token, "move"))
+
+    try:
+        if move.startswith("meld:"):
+            kind, _, cards = move[5:].partition(":")
+            return f"meld:{kind.lower()}:" + " ".join(sorted(copy(t) for t in _split_copies(cards)))
+        return copy(move)
+    except CardError:
+        return None
 
 
 def _unmarked(move: str) -> str:

@@ -338,8 +338,7 @@ class PuzzleSummary:
 
 def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        position_data, claim = puzzle_from_dict(data)
-        position = load_position(position_data)
+        position, claim = puzzle_from_dict(data)
         verdict = verify_puzzle(position, claim, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
         summary.add(verdict)
         return verdict.to_dict(), pretty_verdict(position, claim.to_dict(), verdict)

@@ -27,13 +27,14 @@ from .analysis import (
     engine_for,
     named_moves,
     preference,
+    require_a_move,
     table_size,
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
 from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json
 from .games import game_of
-from .position import AnyPosition, Position
+from .position import AnyPosition, Position, load_position
 
 Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=, exact_moves=)
 PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
@@ -407,25 +408,33 @@ class Claim:
 
     @classmethod
     def from_dict(cls, data: Any, name: str = "claim") -> Claim:
-        if isinstance(data, Claim):  # built directly: checked all the same
-            data = {"best": data.best, "value": data.value, "unique": data.unique}
+        if isinstance(data, Claim):  # built directly: checked all the same, what it leaves out left out
+            given = {"best": data.best, "value": data.value, "unique": data.unique}
+            data = {k: v for k, v in given.items() if v is not None and v != ()}
         if not isinstance(data, Mapping):
             raise ClaimError(name, f"must be an object with best and/or value, got {type(data).__name__}")
         unknown = sorted(set(data) - {"best", "value", "unique"})
         if unknown:
             raise ClaimError(f"{name}.{unknown[0]}", f"unknown field {unknown[0]!r} (a claim has best, value, unique)")
-        best = data.get("best", [])
-        if isinstance(best, str):
-            best = best.split()
-        elif isinstance(best, tuple):  # as a Result, a Hint or a Claim gives them
+        # a field given as null (or best as []) claims nothing: an error, not silently
+        # read as left out, since the puzzle meant to claim something there
+        best = data.get("best", ())
+        if isinstance(best, tuple):  # as a Result, a Hint or a Claim gives them
             best = list(best)
         if not isinstance(best, list) or not all(isinstance(m, str) for m in best):
-            raise ClaimError(f"{name}.best", f"must be a list of moves, got {best!r}")
+            hint = " (one move is a list of one)" if isinstance(best, str) else ""
+            raise ClaimError(f"{name}.best", f"must be a list of moves{hint}, got {best!r}")
+        if "best" in data and not best:
+            raise ClaimError(f"{name}.best", "names no move: give the winning move(s), or leave best out")
+        if "value" in data and data["value"] is None:
+            raise ClaimError(f"{name}.value", "is null: give the value, or leave value out")
         value = data.get("value")
         if value is not None and (not isinstance(value, int)):
             raise ClaimError(f"{name}.value", f"must be an integer or true/false, got {value!r}")
         if value is not None and not -VALUE_REACH <= value <= VALUE_REACH:
             raise ClaimError(f"{name}.value", f"no position's value lies beyond ±{VALUE_REACH}, got {value}")
+        if "unique" in data and data["unique"] is None:
+            raise ClaimError(f"{name}.unique", "is null: give true or false, or leave unique out")
         unique = data.get("unique")
         if unique is not None and not isinstance(unique, bool):
             raise ClaimError(f"{name}.unique", f"must be true or false, got {unique!r}")
@@ -453,7 +462,9 @@ class Verdict:
     unique if the claim says so.  `unique` says whether the position has exactly one
     best move, whatever was claimed; `missing` lists best moves the claim left out,
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
-    moves.  When a limit stopped the search, the checks it could not decide are None.
+    moves.  When a limit stopped the search (`limit` says which), the checks it could
+    not decide are None, `value` is None and `best` empty, and `wrong` lists the
+    claimed moves already shown worse than another move.
     """
 
     holds: bool | None
@@ -467,6 +478,7 @@ class Verdict:
     wrong: tuple[str, ...]
     claimed: tuple[MoveValue, ...]
     exact: bool
+    limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
     nodes: int = 0
     time_ms: float = 0.0
     # the search behind the verdict: the claimed and the best moves valued, the others
@@ -486,6 +498,7 @@ class Verdict:
             "wrong": list(self.wrong),
             "claimed": [m.to_dict() for m in self.claimed],
             "exact": self.exact,
+            **({"limit": self.limit} if self.limit is not None else {}),
             "nodes": self.nodes,
             "time_ms": round(self.time_ms, 3),
         }
@@ -505,6 +518,7 @@ def verify_puzzle(
     pos = as_position(position)
     if objective is not None:
         pos = pos.with_objective(objective)
+    require_a_move(pos)  # before the claim: its moves and value mean nothing once the deal is over
     claim = Claim.from_dict(claim)
     claimed_cards = _claimed_moves(pos, claim)
     yes_no = pos.objective in ("all_tricks", "pomme")
@@ -519,14 +533,18 @@ def verify_puzzle(
     best = result.best if exact else ()
     unique = len(best) == 1 if exact else None
     best_holds = value_holds = None
+    if exact:
+        wrong = tuple(m for m in claimed_cards if m not in best)
+    else:
+        # stopped by a limit: a claimed move solved worse than another solved move is
+        # surely not best; of the others nothing is known
+        solved = [preference(pos, m.value) for m in result.moves if m.value is not None]
+        top = max(solved, default=None)
+        wrong = tuple(m.move for m in claimed if m.value is not None and top is not None and preference(pos, m.value) < top)
     if claimed and exact:
-        best_holds = all(m in best for m in claimed_cards)
-    elif claimed and all(m.value is not None for m in claimed):
-        # moves solved before the limit: one worse than a solved move is surely not best
-        solved = [m.value for m in result.moves if m.value is not None]
-        top = max(preference(pos, v) for v in solved)
-        if any(preference(pos, m.value) < top for m in claimed if m.value is not None):
-            best_holds = False
+        best_holds = not wrong
+    elif wrong:
+        best_holds = False
     if claim.value is not None and exact:
         value_holds = result.value == claim.value and isinstance(result.value, bool) == isinstance(claim.value, bool)
     parts: list[bool | None] = []
@@ -546,9 +564,10 @@ def verify_puzzle(
         value=result.value if exact else None,
         best=best,
         missing=tuple(m for m in best if m not in claimed_cards) if claimed_cards else (),
-        wrong=tuple(m for m in claimed_cards if exact and m not in best),
+        wrong=wrong,
         claimed=claimed,
         exact=exact,
+        limit=result.limit,
         nodes=result.nodes,
         time_ms=result.time_ms,
         result=result,
@@ -564,20 +583,30 @@ def _claimed_moves(pos: AnyPosition, claim: Claim) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(move) for move in named_moves(pos, claim.best, "claim.best")))
 
 
-def puzzle_from_dict(data: Any) -> tuple[dict[str, Any], Claim]:
-    """A puzzle line: {"position": {...}, "claim": {...}}, or the position's fields with "claim"."""
+def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:
+    """A puzzle line, {"position": {...}, "claim": {...}} or the position's fields with
+    "claim", read as the service reads a request: the position first (a nested one's
+    errors named `position.<field>`, their path in the line), then the claim."""
     if not isinstance(data, Mapping):
         raise PositionError("puzzle", f"must be a JSON object, got {type(data).__name__}")
     if "claim" not in data:
         raise ClaimError("claim", "required: what the puzzle claims (best and/or value)")
-    if "position" in data:
+    nested = "position" in data
+    if nested:
         extra = sorted(set(data) - {"position", "claim"})
         if extra:
             raise PositionError(extra[0], f"unknown field {extra[0]!r} (a puzzle has position and claim)")
-        position = data["position"]
-        if not isinstance(position, Mapping):
-            raise PositionError("position", f"must be a JSON object, got {type(position).__name__}")
-        position = dict(position)
+        fields = data["position"]
+        if not isinstance(fields, Mapping):
+            raise PositionError("position", f"must be a JSON object, got {type(fields).__name__}")
+        fields = dict(fields)
     else:
-        position = {k: v for k, v in data.items() if k != "claim"}
+        fields = {k: v for k, v in data.items() if k != "claim"}
+    try:
+        position = load_position(fields)
+        require_a_move(position)
+    except PlisError as exc:
+        if nested:
+            exc.field = f"position.{exc.field}"
+        raise
     return position, Claim.from_dict(data["claim"])

@@ -205,6 +205,19 @@ def test_verify_a_puzzle_with_declarations() -> None:
         verify_puzzle(position, {"best": ["CA"]})
 
 
+def test_a_marked_copy_may_be_named_with_its_marks_in_any_order_or_case() -> None:
+    # examples/besigue.jsonl's second position, with a second, fresh SQ in seat 0's hand
+    data = json.loads(open("examples/besigue.jsonl").read().splitlines()[1])
+    data["hands"] = ["CQ C9 C8 SQ SQ S9 HT DA DQ", "CA C8 C7 C7 SJ S8 S8 HQ DK"]
+    data["melded"][1] = []
+    position = load_position(data)
+    assert {"SQ", "SQ[besigue,four_queens]"} <= set(position.legal_moves())
+    for written in ("SQ[besigue,four_queens]", "SQ[four_queens,besigue]", "sq[besigue,four_queens]", "SQ[BESIGUE, Four_Queens]"):
+        # but for the first, each was "ambiguous"
+        assert position.play(written).played == ("SQ[besigue,four_queens]",), written
+    assert position.play("sq").played == ("SQ",)  # the fresh copy, as "SQ" names it
+
+
 def test_no_trump_table_for_besigue() -> None:
     data = random_deal(random.Random(2)).to_deal_dict()
     with pytest.raises(PositionError) as caught:

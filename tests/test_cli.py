@@ -461,6 +461,18 @@ def test_verify_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "HOLDS" in text and "DOES NOT HOLD" in text and "3 puzzles: 2 hold, 1 fail" in text
 
 
+def test_verify_names_a_puzzles_position_fields_by_their_path_in_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = {**EXAMPLE, "hands": ["HJ H9", *EXAMPLE["hands"][1:]]}  # seat 0 short of a card
+    lines = [{"position": bad, "claim": {"value": 1}}, {**bad, "claim": {"value": 1}}, {"position": bad, "claim": {}}]
+    status, out, _ = run(capsys, "verify", str(write_lines(tmp_path / "in.jsonl", lines)))
+    assert status == 1
+    # the position is read first, as the service reads it (there: position.hands[0] too)
+    fields = [json.loads(line)["error"]["field"] for line in out[:3]]
+    assert fields == ["position.hands[0]", "hands[0]", "position.hands[0]"]
+
+
 # --- Bésigue ---------------------------------------------------------------------------------------
 
 

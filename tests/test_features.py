@@ -12,6 +12,7 @@ import random
 import pytest
 
 from solver import (
+    CardError,
     Claim,
     ClaimError,
     Engine,
@@ -290,7 +291,12 @@ def test_a_claim_may_name_its_moves_in_a_tuple() -> None:
 
 def test_a_claim_built_directly_is_checked_as_one_from_a_dict() -> None:
     assert verify_puzzle(EXAMPLE, Claim(best=("S8",), value=-96)).holds
-    for claim, field in ((Claim(value=-96.0), "claim.value"), (Claim(), "claim"), (Claim(unique=1), "claim.unique")):  # type: ignore[arg-type]
+    for claim, field in (
+        (Claim(value=-96.0), "claim.value"),  # type: ignore[arg-type]
+        (Claim(), "claim"),
+        (Claim(unique=1), "claim.unique"),  # type: ignore[arg-type]
+        (Claim(best="S8"), "claim.best"),  # type: ignore[arg-type]
+    ):
         with pytest.raises(ClaimError) as info:
             verify_puzzle(EXAMPLE, claim)
         assert info.value.field == field
@@ -306,7 +312,7 @@ def test_wrong_claims_do_not_hold() -> None:
     wrong_move = verify_puzzle(EXAMPLE, {"best": ["ST"]})
     assert wrong_move.holds is False and wrong_move.best_holds is False and wrong_move.value_holds is None
     assert wrong_move.wrong == ("ST",) and wrong_move.missing == ("S8",)
-    wrong_value = verify_puzzle(EXAMPLE, {"best": "S8", "value": -95})
+    wrong_value = verify_puzzle(EXAMPLE, {"best": ["S8"], "value": -95})
     assert wrong_value.holds is False and wrong_value.best_holds and wrong_value.value_holds is False
 
 
@@ -348,6 +354,13 @@ def test_a_puzzle_with_a_yes_no_objective() -> None:
         ({"best": ["S8"], "why": 1}, ClaimError, "claim.why"),
         ({"unique": "yes"}, ClaimError, "claim.unique"),
         ([], ClaimError, "claim"),
+        # claiming nothing where a field is given: an error, not read as left out
+        ({"best": [], "value": -96}, ClaimError, "claim.best"),
+        ({"best": None, "value": -96}, ClaimError, "claim.best"),
+        ({"best": ["S8"], "value": None}, ClaimError, "claim.value"),
+        ({"best": ["S8"], "unique": None}, ClaimError, "claim.unique"),
+        ({"best": "S8"}, ClaimError, "claim.best"),  # was split on spaces (a Bésigue meld has some)
+        ({"best": ["H6"]}, CardError, "claim.best[0]"),  # not a card of Klaverjas (was ILLEGAL_MOVE)
     ],
 )
 def test_bad_claims_are_rejected(claim: object, error: type[Exception], field: str) -> None:
@@ -360,12 +373,42 @@ def test_a_limited_search_leaves_the_verdict_undecided() -> None:
     data = {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": deal_of("klaverjas", 2, "H")}
     verdict = verify_puzzle(data, {"value": 0}, node_limit=5000)
     assert verdict.holds is None and verdict.value_holds is None and not verdict.exact
+    assert verdict.limit == "nodes" and verdict.to_dict()["limit"] == "nodes"  # which limit, as analyse says
+    assert "limit" not in verify_puzzle(EXAMPLE, {"value": -96}).to_dict()
+
+
+def test_a_limited_verdict_names_a_claimed_move_already_shown_worse() -> None:
+    position = {"game": "belote", "trump": "S", "objective": "raw", "hands": [
+        "CA CQ SQ ST HQ HT DQ D9", "CJ C8 S9 S7 HK DA DJ DT", "CK CT C9 S8 H9 H8 H7 D7", "C7 SA SK SJ HA HJ DK D8"]}
+    full = analyse(position)
+    assert full.value == -120 and "CQ" not in full.best
+    verdict = verify_puzzle(position, {"best": ["CQ"]}, engine=Engine(8), node_limit=300)
+    assert not verdict.exact and verdict.limit == "nodes"
+    assert [m.to_dict() for m in verdict.claimed] == [{"move": "CQ", "value": -136}]  # solved, worse than another
+    assert verdict.best_holds is False and verdict.holds is False
+    assert verdict.wrong == ("CQ",)  # was empty: only an exact verdict listed wrong moves
+
+
+def test_a_finished_deal_is_the_positions_error_whatever_the_claim() -> None:
+    over = Position.from_dict({"game": "belote", "trump": "H", "deal": deal_of("belote", 1), "played": []})
+    while not over.is_over:
+        over = over.play(over.legal_moves()[0])
+    data = {"game": "belote", "trump": "H", "deal": deal_of("belote", 1), "played": [str(c) for c in over.played]}
+    for claim in ({"best": ["HJ"]}, {"value": True}, {"value": 0}):  # were claim.best[0], claim.value, played
+        with pytest.raises(PositionError) as info:
+            verify_puzzle(data, claim)
+        assert info.value.field == "played" and "the deal is over" in info.value.message
 
 
 def test_puzzle_lines_in_both_shapes() -> None:
     nested, claim = puzzle_from_dict({"position": EXAMPLE, "claim": {"best": ["S8"]}})
     flat, claim2 = puzzle_from_dict({**EXAMPLE, "claim": {"best": ["S8"]}})
-    assert nested == flat == EXAMPLE and claim == claim2 == Claim(best=("S8",))
+    assert nested == flat == Position.from_dict(EXAMPLE) and claim == claim2 == Claim(best=("S8",))
+    bad = {**EXAMPLE, "hands": ["HJ H9", *EXAMPLE["hands"][1:]]}
+    for line, field in (({"position": bad, "claim": {"value": 1}}, "position.hands[0]"), ({**bad, "claim": {}}, "hands[0]")):
+        with pytest.raises(PositionError) as info:  # the position first, by its path in the line
+            puzzle_from_dict(line)
+        assert info.value.field == field
     with pytest.raises(ClaimError):
         puzzle_from_dict(EXAMPLE)
     with pytest.raises(PositionError) as info:

@@ -26,7 +26,11 @@ def test_positions_read_from_the_same_dict_are_equal() -> None:
 
 @pytest.mark.parametrize(
     ("game", "fields"),
-    [("belote", {"trump": "H"}), ("klaberjass", {"trump": "S", "taker": 1}), ("jass", {"trump": "C", "options": {"match_bonus": 100}})],
+    [
+        ("belote", {"trump": "H"}),
+        ("klaberjass", {"trump": "S", "taker": 1}),
+        ("jass", {"trump": "C", "options": {"match_bonus": 100}}),
+    ],
 )
 def test_a_replayed_position_reads_back_from_its_deal_form(game: str, fields: dict) -> None:
     """to_deal_dict gives back what was read, even where play took `scored` past the

@@ -331,7 +331,7 @@ class VerifyPuzzleRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., claim: _Optional[_Union[Claim, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class VerifyPuzzleResponse(_message.Message):
-    __slots__ = ("holds", "best_holds", "value_holds", "unique", "objective", "value", "best", "missing", "wrong", "claimed", "exact", "nodes", "time_ms")
+    __slots__ = ("holds", "best_holds", "value_holds", "unique", "objective", "value", "best", "missing", "wrong", "claimed", "exact", "nodes", "time_ms", "limit")
     HOLDS_FIELD_NUMBER: _ClassVar[int]
     BEST_HOLDS_FIELD_NUMBER: _ClassVar[int]
     VALUE_HOLDS_FIELD_NUMBER: _ClassVar[int]
@@ -345,6 +345,7 @@ class VerifyPuzzleResponse(_message.Message):
     EXACT_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
     holds: bool
     best_holds: bool
     value_holds: bool
@@ -358,4 +359,5 @@ class VerifyPuzzleResponse(_message.Message):
     exact: bool
     nodes: int
     time_ms: float
-    def __init__(self, holds: _Optional[bool] = ..., best_holds: _Optional[bool] = ..., value_holds: _Optional[bool] = ..., unique: _Optional[bool] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., missing: _Optional[_Iterable[str]] = ..., wrong: _Optional[_Iterable[str]] = ..., claimed: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ...) -> None: ...
+    limit: str
+    def __init__(self, holds: _Optional[bool] = ..., best_holds: _Optional[bool] = ..., value_holds: _Optional[bool] = ..., unique: _Optional[bool] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., missing: _Optional[_Iterable[str]] = ..., wrong: _Optional[_Iterable[str]] = ..., claimed: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ...) -> None: ...
