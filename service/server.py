@@ -870,8 +870,9 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None) 
 def describe(config: ServerConfig, processes: int = 1) -> str:
     security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
     each = f"{processes} processes of " if processes > 1 else ""
+    workers = f"{config.worker_count} worker" + ("s" if config.worker_count != 1 else "")
     tables = f"{config.tt_megabytes} MB table each (and {config.besigue_tt_megabytes} MB for Bésigue)"
-    return f"{security}; {each}{config.worker_count} workers, {tables}"
+    return f"{security}; {each}{workers}, {tables}"
 
 
 def _process_main(config: ServerConfig, ready: Any) -> None:
