@@ -14,7 +14,7 @@ for each search (the service passes one that honours a call's deadline).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis import (
@@ -84,7 +84,8 @@ class PlayedCard:
     `before` is the value of the position before the card (best play from there),
     `after` the value once the card is played, `lost` how much the card gave away
     (0 for a best card; a yes/no objective counts a lost `true` as 1).  Values are
-    None when a search limit stopped the analysis before it could tell.  For a card
+    None when a search limit stopped the analysis before it could tell (a card's
+    `after` may come from the next card's search: one position).  For a card
     that lost something, `line` is a line of best play from the position before it,
     to the end of the deal (it starts with a best card): what it gave away.
     """
@@ -185,7 +186,40 @@ def analyse_play(
             exact = exact and result.exact
             cards.append(_played_card(current, index, card, result))
         current = current.play(card)
-    return PlayAnalysis(pos.objective, tuple(cards), exact, nodes, time_ms)
+    return PlayAnalysis(pos.objective, _fill_from_neighbours(pos, cards), exact, nodes, time_ms)
+
+
+def _fill_from_neighbours(pos: AnyPosition, cards: list[PlayedCard]) -> tuple[PlayedCard, ...]:
+    """A card's `after` and the next card's `before` value one position, for the sides
+    of two seats; where a limit stopped one of the two searches (the later position is
+    often solved, the earlier one not), the other's exact value stands for it."""
+    for i in range(len(cards) - 1):
+        card, following = cards[i], cards[i + 1]
+        if following.index != card.index + 1:
+            continue
+        if card.after is None and following.before is not None:
+            card = replace(card, after=_for_side(pos, following.before, following.side, card.side))
+        if following.before is None and card.after is not None:
+            following = replace(following, before=_for_side(pos, card.after, card.side, following.side))
+        cards[i], cards[i + 1] = _with_lost(pos, card), _with_lost(pos, following)
+    return tuple(cards)
+
+
+def _for_side(pos: AnyPosition, value: Value, side: int, other: int) -> Value | None:
+    """A position's `value` for `side`, as its value for `other`: the same for the same
+    side; negated in the two-sided games, where a value is one side's final score less
+    the other's (RULES.md); unknown in the paranoid games."""
+    if side == other:
+        return value
+    if pos.rules.individual or isinstance(value, bool):
+        return None
+    return -value
+
+
+def _with_lost(pos: AnyPosition, card: PlayedCard) -> PlayedCard:
+    if card.lost is None and card.before is not None and card.after is not None:
+        return replace(card, lost=preference(pos, card.before) - preference(pos, card.after))
+    return card
 
 
 def check_first(first: Any, position: AnyPosition) -> int:

@@ -183,6 +183,31 @@ def test_play_analysis_with_a_limit_leaves_values_unknown() -> None:
     assert any(c.before is None and c.lost is None and not c.exact for c in analysis.cards)
 
 
+@pytest.mark.parametrize("game", ["klaverjas", "jass", "putz"])
+def test_a_limited_play_analysis_gives_one_position_one_value(game: str) -> None:
+    """A card's `after` and the next card's `before` (the same side to move) value one
+    position: where the later search was solved and the earlier stopped, both show it."""
+    fields = {"klaverjas": {"declarer": 0}, "jass": {}, "putz": {}}[game]
+    data = {"game": game, "trump": "H", **fields, "deal": deal_of(game, 1)}
+    data["played"] = playout(data, 1, sum(len(hand.split()) for hand in data["deal"]))  # the whole deal
+    full = analyse_play(data)
+    limited = analyse_play(data, node_limit=3000, engine=Engine(8))
+    assert full.exact and not limited.exact
+    filled = 0
+    for exact, stopped in zip(full.cards, limited.cards):
+        for name in ("before", "after", "lost"):
+            assert getattr(stopped, name) in (None, getattr(exact, name)), (stopped, name)  # never a wrong value
+    two_sided = game != "putz"
+    for card, following in zip(limited.cards, limited.cards[1:]):
+        if card.side == following.side:
+            assert card.after == following.before, (card, following)  # both known, or neither
+        elif two_sided:  # one side's value is the other's negated
+            assert (card.after is None) == (following.before is None), (card, following)
+            assert card.after is None or card.after == -following.before, (card, following)
+        filled += card.after is not None and not card.exact and card.after == full.cards[card.index].after
+    assert filled > 0  # a stopped card's after, from the next card's search
+
+
 # --- trump table ------------------------------------------------------------------------------
 
 
