@@ -467,8 +467,11 @@ def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table()
     assert len(searched) == 1 and not analysis.exact
     assert [c.index for c in analysis.cards] == list(range(10, 18))  # every card answered
     first, rest = analysis.cards[0], analysis.cards[1:]
-    assert first.exact and first.before is not None
-    assert all(not c.exact and c.before is None and c.after is None and c.lost is None and c.best == () for c in rest)
+    assert first.exact and first.before is not None and first.after is not None
+    # the next card's before is the first's after, for its side (one position)
+    assert rest[0].before == (first.after if rest[0].side == first.side else -first.after)
+    assert not rest[0].exact and rest[0].after is None and rest[0].lost is None and rest[0].best == ()
+    assert all(not c.exact and c.before is None and c.after is None and c.lost is None and c.best == () for c in rest[1:])
     searched.clear()
     table = trump_table({"game": "belote", "deal": deal_of("belote", 3)}, engine=engine, solve=then_cancel)  # type: ignore[arg-type]
     assert len(searched) == 1 and not table.exact and [e.trump for e in table.entries] == list("CSHD")
