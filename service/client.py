@@ -31,7 +31,7 @@ from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
 from solver.cards import Card
 from solver.errors import PlisError, above_zero
-from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first
+from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first, require_played_form
 from solver.position import Position
 
 from . import convert
@@ -159,6 +159,10 @@ class _Base:
         cls, position: PositionLike, first: int, limits: pb.SearchLimits
     ) -> pb.AnalysePlayRequest:
         message, loaded = cls._checked(position)
+        try:
+            require_played_form(loaded)  # before `first`, as the library and the server check them
+        except PlisError as exc:
+            raise convert.in_request(exc, "position.") from None
         check_first(first, loaded)
         return pb.AnalysePlayRequest(position=message, limits=limits, first=first)
 

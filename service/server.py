@@ -61,7 +61,7 @@ from solver.analysis import DEFAULT_TT_MEGABYTES, Hint, Result, _engine, analyse
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
-from solver.features import Claim, analyse_play, check_first, trump_table, verify_puzzle
+from solver.features import Claim, analyse_play, check_first, require_played_form, trump_table, verify_puzzle
 from solver.position import AnyPosition, load_position
 
 from . import convert
@@ -498,6 +498,10 @@ class SolverServicer(pb_grpc.SolverServicer):
     async def AnalysePlay(self, request: pb.AnalysePlayRequest, context: grpc.aio.ServicerContext) -> pb.AnalysePlayResponse:
         def work(guard: Guard) -> pb.AnalysePlayResponse:
             position = _position(request.position, to_play=False)
+            try:
+                require_played_form(position)  # before `first`, as the library checks them
+            except PlisError as exc:
+                raise InvalidRequest(exc, "position.") from None
             time_limit, node_limit = _limits(request.limits)
             try:
                 check_first(request.first, position)

@@ -122,6 +122,9 @@ class BesiguePosition:
     deal: tuple[tuple[Card, ...], ...] | None = field(default=None, compare=False)
     played: tuple[str, ...] = field(default=(), compare=False)
     deal_talon: tuple[Card, ...] | None = field(default=None, compare=False)
+    # places in `played` of the passes the replay added: a trick winner's pass that the
+    # list given left out (FORMAT.md allows it)
+    implied: frozenset[int] = field(default=frozenset(), compare=False)
 
     # --- reading -----------------------------------------------------------------
     @classmethod
@@ -210,15 +213,20 @@ class BesiguePosition:
         if not isinstance(played, list):
             raise PositionError("played", "must be a list of moves")
         position = start
+        implied = []
         for index, token in enumerate(played):
             where = f"played[{index}]"
             if not isinstance(token, str):
                 raise IllegalMoveError(where, f"a move must be a string, got {token!r}", index)
             is_declaration = token.strip() in DECLARATIONS or token.strip().startswith("meld:")
             if position.to_declare is not None and not is_declaration:
+                implied.append(len(position.played))
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
             position = position.play(token, where, index)
-        return replace(position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played, deal_talon=talon)
+        return replace(
+            position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played, deal_talon=talon,
+            implied=frozenset(implied),
+        )
 
     def start_of_deal(self) -> BesiguePosition:
         """The position before the first trick, `scored` holding only what play does not
@@ -242,10 +250,11 @@ class BesiguePosition:
         bonus = [0, 0]
         if self.deal_talon[-1].rank == "7":
             bonus[self.dealer] = SEVEN_BONUS
+        written = [move for i, move in enumerate(self.played) if i not in self.implied]  # as given
         return {
             "game": "besigue", "options": dict(self.rules.options), "trump": self.rules.trump,
             "deal": [" ".join(str(c) for c in hand) for hand in self.deal], "talon": [str(c) for c in self.deal_talon],
-            "dealer": self.dealer, "played": list(self.played), "scored": [s - b for s, b in zip(start.scored, bonus)],
+            "dealer": self.dealer, "played": written, "scored": [s - b for s, b in zip(start.scored, bonus)],
             "objective": self.objective,
         }
 

@@ -173,9 +173,12 @@ def analyse_play(
     cancelled = _CancelWatch(eng)
     cards: list[PlayedCard] = []
     nodes, time_ms, exact = 0, 0.0, True
+    places = written_places(pos)
     played: tuple[Any, ...] = pos.played
-    for index, card in enumerate(played):
-        if index >= first and cancelled():
+    for card, index in zip(played, places):
+        if index is None:  # a pass the replay added: not in the list given, not valued
+            pass
+        elif index >= first and cancelled():
             exact = False
             forced = len(current.legal_moves()) == 1
             cards.append(PlayedCard(index, current.to_move, current.side, str(card), None, None, None, (), forced, False))
@@ -186,16 +189,18 @@ def analyse_play(
             exact = exact and result.exact
             cards.append(_played_card(current, index, card, result))
         current = current.play(card)
-    return PlayAnalysis(pos.objective, _fill_from_neighbours(pos, cards), exact, nodes, time_ms)
+    # the moves that follow an added pass: their position is not the one before it
+    after_added = {place for place, previous in zip(places[1:], places) if previous is None}
+    return PlayAnalysis(pos.objective, _fill_from_neighbours(pos, cards, after_added), exact, nodes, time_ms)
 
 
-def _fill_from_neighbours(pos: AnyPosition, cards: list[PlayedCard]) -> tuple[PlayedCard, ...]:
+def _fill_from_neighbours(pos: AnyPosition, cards: list[PlayedCard], after_added: set[int | None]) -> tuple[PlayedCard, ...]:
     """A card's `after` and the next card's `before` value one position, for the sides
     of two seats; where a limit stopped one of the two searches (the later position is
     often solved, the earlier one not), the other's exact value stands for it."""
     for i in range(len(cards) - 1):
         card, following = cards[i], cards[i + 1]
-        if following.index != card.index + 1:
+        if following.index != card.index + 1 or following.index in after_added:
             continue
         if card.after is None and following.before is not None:
             card = replace(card, after=_for_side(pos, following.before, following.side, card.side))
@@ -222,10 +227,29 @@ def _with_lost(pos: AnyPosition, card: PlayedCard) -> PlayedCard:
     return card
 
 
+def written_places(position: AnyPosition) -> list[int | None]:
+    """For each move of `position.played`, its place in the `played` list as given;
+    None for a pass that the replay added (a Bésigue trick winner's pass left out)."""
+    implied: frozenset[int] = getattr(position, "implied", frozenset())
+    places: list[int | None] = []
+    count = 0
+    for i in range(len(position.played)):
+        places.append(None if i in implied else count)
+        count += i not in implied
+    return places
+
+
+def require_played_form(position: AnyPosition) -> None:
+    """A PositionError naming `deal` unless `position` was given as deal + played."""
+    if position.deal is None:
+        talon = ", talon" if isinstance(position, BesiguePosition) else ""
+        raise PositionError("deal", f"play analysis needs a position given as deal{talon} and played")
+
+
 def check_first(first: Any, position: AnyPosition) -> int:
     """`first`, the index of the first played card to value, if it is a whole number
-    from 0 to the number of cards played; else an OptionError naming `first`."""
-    played = len(position.played)
+    from 0 to the number of moves in `played` as given; else an OptionError naming `first`."""
+    played = len(position.played) - len(getattr(position, "implied", ()))
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= played:
         raise OptionError("first", f"must be a whole number from 0 to {played}, got {first!r}")
     return first

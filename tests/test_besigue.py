@@ -12,7 +12,7 @@ from solver._besigue import BesigueEngine
 from solver import analyse, analyse_play, hint, load_position, trump_table, verify_puzzle
 from solver.besigue import BesiguePosition, reference_values
 from solver.besigue_solve import future_reach, solve_besigue
-from solver.errors import IllegalMoveError, PositionError
+from solver.errors import IllegalMoveError, OptionError, PositionError
 from tests.besigue_random import random_deal, random_move, random_position, small_position
 
 # (hand size, talon cards left, where to stop): small positions (the rules do not depend
@@ -216,6 +216,36 @@ def test_a_marked_copy_may_be_named_with_its_marks_in_any_order_or_case() -> Non
         # but for the first, each was "ambiguous"
         assert position.play(written).played == ("SQ[besigue,four_queens]",), written
     assert position.play("sq").played == ("SQ",)  # the fresh copy, as "SQ" names it
+
+
+def test_play_analysis_numbers_the_moves_as_played_lists_them() -> None:
+    """FORMAT.md lets `played` leave out a trick winner's pass: the replay adds it, but
+    the analysis numbers moves (and counts `first`) in the list as given."""
+    start = random_deal(random.Random(1))
+    position, written, explicit, place_in_explicit = start, [], [], []
+    while position.legal_moves():  # the whole deal, passes written out in `explicit` only
+        move = str(position.legal_moves()[0])
+        position = position.play(move)
+        explicit.append(move)
+        if move != "pass":
+            written.append(move)
+            place_in_explicit.append(len(explicit) - 1)
+    assert len(explicit) > len(written)  # some trick winner passed
+    short = dict(start.to_deal_dict(), played=written)
+    full = dict(start.to_deal_dict(), played=explicit)
+    assert load_position(short).to_deal_dict()["played"] == written  # read back as given
+    first = len(written) - 4  # in phase 2: solved at once
+    analysis = analyse_play(short, first=first)
+    assert [(c.index, c.card) for c in analysis.cards] == [(i, written[i]) for i in range(first, len(written))]
+    every = {c.index: c for c in analyse_play(full, first=place_in_explicit[first]).cards}
+    for card in analysis.cards:  # the same values as with the passes written out
+        same = every[place_in_explicit[card.index]]
+        fields = ("card", "before", "after", "lost", "best")
+        assert [getattr(card, f) for f in fields] == [getattr(same, f) for f in fields]
+    with pytest.raises(OptionError) as info:
+        analyse_play(short, first=len(written) + 1)  # was accepted: the list with the passes is longer
+    assert info.value.field == "first"
+    assert analyse_play(short, first=len(written)).cards == ()
 
 
 def test_no_trump_table_for_besigue() -> None:

@@ -387,6 +387,16 @@ def test_a_node_limit_beyond_the_engine_gives_invalid_argument(server: Backgroun
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.metadata["field"] == "limits.node_limit"
 
 
+def test_play_analysis_of_a_position_by_its_hands_names_its_form_before_first(server: BackgroundServer) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        request = pb.AnalysePlayRequest(position=convert.position_from_dict(EXAMPLE), first=3)
+        with pytest.raises(grpc.RpcError) as info:
+            stub.AnalysePlay(request, timeout=5)
+    code, details = error_info(info.value)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.metadata["field"] == "position.deal"  # was first
+
+
 @pytest.mark.parametrize(("data", "reason", "field", "error"), BAD_INPUTS)
 def test_bad_positions_give_invalid_argument_with_error_info(
     server: BackgroundServer, client: Client, data: dict, reason: str, field: str, error: type | None
@@ -424,6 +434,13 @@ def test_illegal_moves_name_the_move(client: Client) -> None:
     with pytest.raises(OptionError) as option:
         client.analyse_play(data, first=99)
     assert option.value.field == "first"
+    for first in (0, 3):  # a position by its hands: its form is the error, whatever `first` (was `first` at 3)
+        with pytest.raises(PositionError) as form:
+            client.analyse_play(EXAMPLE, first=first)
+        assert form.value.field == "position.deal"
+        with pytest.raises(PositionError) as library:
+            analyse_play(EXAMPLE, first=first)
+        assert library.value.field == "deal" and library.value.message == form.value.message
     with pytest.raises(ValueError) as trumps:
         client.trump_table({"game": "bassadewitz", "deal": deal_of("bassadewitz", 1)})
     assert trumps.value.field == "position.game"  # type: ignore[attr-defined]
