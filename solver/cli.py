@@ -34,6 +34,7 @@ from .besigue import BesiguePosition
 from .cards import format_cards
 from .errors import PlisError, PositionError, table_megabytes, unique_keys
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
+from .games import get_game
 from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
@@ -565,6 +566,8 @@ def _header(position: AnyPosition, objective: str) -> list[str]:
     if rules.CONTRACT_FIELD is not None:
         head.append(f"{rules.CONTRACT_FIELD} {rules.contract_seat}")
     head.append(f"objective {objective}")
+    if rules.lowest_is_best and objective == "points":
+        head.append("(fewer points are better)")
     return ["  ".join(head)]
 
 
@@ -615,7 +618,8 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
 
 
 def pretty_trumps(table: TrumpTable) -> str:
-    lines = [f"{table.game}  objective {table.objective}  values for side {table.side} (seat 0 leads)"]
+    who = "seat" if get_game(table.game).individual else "side"  # each seat for itself in Putz
+    lines = [f"{table.game}  objective {table.objective}  values for {who} {table.side} (seat 0 leads)"]
     contract = any(e.declaring_side is not None for e in table.entries)
     if contract:
         lines.append(f"  {'trump':<9}{'side 0 declares':>16}{'side 1 declares':>16}")

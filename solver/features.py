@@ -359,7 +359,8 @@ def trump_table(
     from .batch import check_jobs, ordered_map
 
     base = deal_before_play(deal)
-    threads = 1 if jobs == 1 else check_jobs(jobs, table_size(tt_megabytes, default_tt_megabytes(base)))
+    one = jobs == 1 and not isinstance(jobs, bool)  # True is no number of threads: check_jobs refuses it
+    threads = 1 if one else check_jobs(jobs, table_size(tt_megabytes, default_tt_megabytes(base)))
     if threads > 1 and (engine is not None or solve is not None):
         raise OptionError("jobs", "an engine or solve of your own serves one thread: give jobs=1 with them")
     rules = base.rules

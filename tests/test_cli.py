@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from solver import Position, analyse, analyse_play, trump_table, verify_puzzle
+from solver import OptionError, Position, analyse, analyse_play, trump_table, verify_puzzle
 from solver.cli import main
 
 from .besigue_random import random_deal
@@ -471,6 +471,21 @@ def test_verify_names_a_puzzles_position_fields_by_their_path_in_the_line(
     # the position is read first, as the service reads it (there: position.hands[0] too)
     fields = [json.loads(line)["error"]["field"] for line in out[:3]]
     assert fields == ["position.hands[0]", "hands[0]", "position.hands[0]"]
+
+
+def test_pretty_says_who_a_paranoid_value_is_for_and_which_way_is_better(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    putz = write_lines(tmp_path / "putz.jsonl", [{"game": "putz", "trump": "H", "deal": deal_of("putz", 1)}])
+    status, out, _ = run(capsys, "trumps", "--pretty", str(putz))
+    assert status == 0 and "values for seat 0" in out[0]  # was "side 0": each seat is for itself
+    deal = {"game": "bassadewitz", "deal": deal_of("bassadewitz", 1)}
+    bassadewitz = write_lines(tmp_path / "bassadewitz.jsonl", [{**deal, "played": playout(deal, 1, 3)}])
+    status, out, _ = run(capsys, "play-analysis", "--pretty", str(bassadewitz))
+    assert status == 0 and "objective points  (fewer points are better)" in out[0]
+    with pytest.raises(OptionError) as info:
+        trump_table({"game": "belote", "deal": deal_of("belote", 1)}, jobs=True)  # type: ignore[arg-type]
+    assert info.value.field == "jobs"  # was taken as one thread
 
 
 # --- Bésigue ---------------------------------------------------------------------------------------
