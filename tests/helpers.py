@@ -55,6 +55,13 @@ def values(pos: Position) -> dict[str, Any]:
     return {str(card): value for card, value in reference_values(pos).items()}
 
 
+def engine_values(pos: Position) -> dict[str, Any]:
+    """The engine's value of every legal move, keyed by card token, as `values` gives the reference's."""
+    from solver import analyse
+
+    return {m.move: m.value for m in analyse(pos).moves}
+
+
 def random_deal(rules: Rules, rng: random.Random) -> list[str]:
     """A random deal of `rules`: every seat gets `hand_size` cards of the game's pack."""
     pack = list(rules.deck)

@@ -8,7 +8,7 @@ import pytest
 
 from solver.games.bassadewitz import chips
 
-from .helpers import canon, cards, legal, make_rules, play, position, random_deal, random_playout, values, winner
+from .helpers import canon, cards, engine_values, legal, make_rules, play, position, random_deal, random_playout, values, winner
 
 
 @pytest.fixture
@@ -263,3 +263,14 @@ def test_chips_hundred_points_pays():
         "between_players": [-12, 4, 4, 4],
         "pool_stays": True,
     }
+
+
+@pytest.mark.parametrize(("jacks", "after_ace"), [("trumps", 35), ("plain", 37)])
+def test_a_jack_as_trump_or_as_its_suit_in_the_search(jacks, after_ace):
+    """Seat 0 (10 points so far) leads with two tricks left.  CA: with Jacks as trumps
+    seat 1 keeps SJ to take the last trick and plays S8, the others give ST and SK: 11 +
+    10 + 4 = 25, 35 in all.  With plain Jacks SJ is a spade, worth nothing more to keep:
+    it goes onto CA too, 11 + 2 + 10 + 4, 37.  S7 takes no trick either way: 10."""
+    pos = position("bassadewitz", options={"jacks": jacks}, hands=["S7 CA", "SJ S8", "ST D7", "SK D8"],
+                   tricks=[1, 2, 2, 1], scored=[10, 20, 30, 40])
+    assert values(pos) == engine_values(pos) == {"S7": 10, "CA": after_ace}

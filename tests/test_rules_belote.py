@@ -8,7 +8,7 @@ import pytest
 
 from solver.errors import IllegalMoveError
 
-from .helpers import canon, cards, legal, make_rules, play, position, random_deal, random_playout, values, winner
+from .helpers import canon, cards, engine_values, legal, make_rules, play, position, random_deal, random_playout, values, winner
 
 
 @pytest.fixture
@@ -163,3 +163,10 @@ def test_reference_capot_needs_the_partner_discard():
     )
     assert values(pos) == {"SA": 252, "S7": 120}
     assert values(pos.with_objective("raw")) == {"SA": 252, "S7": 120}
+
+
+def test_capot_through_the_engine():
+    """Side 0 has taken every trick so far and HJ takes the last: 132 + 20 + 10 for the
+    last trick makes 162, and a capot counts 252 (RULES.md)."""
+    pos = position("belote", trump="H", hands=["HJ", "S7", "S8", "C7"], tricks=[7, 0], scored=[132, 0])
+    assert values(pos) == engine_values(pos) == {"HJ": 252}

@@ -6,7 +6,19 @@ import random
 
 import pytest
 
-from .helpers import canon, cards, legal, make_rules, play, position, random_deal, random_playout, values, winner
+from .helpers import (
+    canon,
+    cards,
+    engine_values,
+    legal,
+    make_rules,
+    play,
+    position,
+    random_deal,
+    random_playout,
+    values,
+    winner,
+)
 
 # --- who may play what: trump games ---------------------------------------------------------------
 
@@ -276,3 +288,43 @@ def test_putz_five_players_reference_points_and_pomme():
     )
     assert values(pos) == {"SA": 21, "S6": 8}
     assert values(pos.with_objective("pomme")) == {"SA": True, "S6": False}
+
+
+# --- hand-checked values (an audit's list of rules tested only by random comparison) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("trump", "trick"),
+    [
+        ("H", "HK HA S6 C6"), ("H", "HQ HK S6 C6"), ("H", "H8 HT S6 C6"), ("H", "H7 H8 S6 C6"), ("H", "H6 H7 S6 C6"),
+        ("H", "SK SA C6 D6"), ("H", "SQ SK C6 D6"), ("H", "S9 ST C6 D6"), ("H", "S8 S9 C6 D6"), ("H", "S7 S8 C6 D6"),
+        ("obenabe", "SK SA C6 D6"), ("obenabe", "SQ SK C6 D6"), ("obenabe", "SJ SQ C6 D6"), ("obenabe", "S7 S8 C6 D6"),
+        ("obenabe", "S6 S7 C6 D6"),
+        ("undeufe", "S8 S7 C6 D6"), ("undeufe", "SQ SJ C6 D6"), ("undeufe", "SK SQ C6 D6"), ("undeufe", "SA SK C6 D6"),
+    ],
+)
+def test_each_rank_beats_the_one_below_it(trump, trick):
+    """Adjacent ranks of trumps (A above K, T above 8...), plain suits, obenabe and undeufe: the second card wins."""
+    assert winner(make_rules("jass", trump), trick) == 1
+
+
+@pytest.mark.parametrize(("buur_exception", "expected"), [(True, {"SA": -12, "H6": -22}), (False, {"SA": -12, "H6": -18})])
+def test_the_buur_exception_inside_the_search(buur_exception, expected):
+    """Hearts trump, seat 0 to lead with 2 tricks left.  After H6, seat 1 may keep its
+    Buur (the exception) and discard S7: H9 takes 14, then HJ takes C6 C7 SA and the
+    last trick's 5 (36 against 14: -22).  Without the exception HJ must follow: it
+    takes 34, then SA takes 11 + 5 (-18).  After SA, seat 1 trumps with HJ (31), seat 2
+    may not undertrump and discards C6, and H9 takes the last trick (19): -12."""
+    pos = position("jass", trump="H", options={"buur_exception": buur_exception},
+                   hands=["H6 SA", "HJ S7", "H9 C6", "S8 C7"], tricks=[3, 4])
+    assert values(pos) == expected
+    assert engine_values(pos) == expected
+
+
+def test_no_undertrumping_with_two_trumps_on_the_trick_in_the_search():
+    """SA led, H6 and HK played: seat 3, void in spades, holds HQ C9 and may not play HQ
+    under HK.  HK (seat 2, side 0) takes 11 + 4 = 15; HQ takes the last trick, 3 + 5 = 8,
+    for seat 3's side 1: -7."""
+    pos = position("jass", trump="H", hands=["D6", "D7", "D8", "HQ C9"], trick=["SA", "H6", "HK"], leader=0, tricks=[4, 3])
+    assert [str(c) for c in pos.legal_moves()] == ["C9"]
+    assert values(pos) == engine_values(pos) == {"C9": -7}

@@ -10,7 +10,7 @@ import pytest
 from solver import analyse
 from solver.errors import IllegalMoveError, PositionError
 
-from .helpers import canon, cards, legal, make_rules, play, position, random_deal, random_playout, values, winner
+from .helpers import canon, cards, engine_values, legal, make_rules, play, position, random_deal, random_playout, values, winner
 
 
 def kb(**options):
@@ -275,3 +275,13 @@ def test_score_with_negative_scored_adding_up_to_zero_or_more_matches_the_refere
             continue
         assert {m.move: m.value for m in analyse(pos).moves} == values(pos)
         checked += 1
+
+
+@pytest.mark.parametrize(("half_bate", "expected"), [("own", -81), ("seed", -40)])
+def test_half_bate_through_the_engine(half_bate, expected):
+    """The last trick: the taker's SA takes S7, 11 and 10 for the last trick: 60 + 21 = 81
+    against 81, a tie, a half bate: the taker scores 0.  `own`: the opponent scores its
+    own 81 (-81); `seed`: half the taker's total, rounded down, 40 (-40)."""
+    pos = position("klaberjass", trump="H", taker=0, options={"half_bate": half_bate}, hands=["SA", "S7"],
+                   tricks=[4, 4], scored=[60, 81])
+    assert values(pos) == engine_values(pos) == {"SA": expected}

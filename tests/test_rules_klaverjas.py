@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import canon, cards, legal, make_rules, play, position, values, winner
+from .helpers import canon, cards, engine_values, legal, make_rules, play, position, values, winner
 
 
 def kj(**options):
@@ -288,3 +288,45 @@ def test_reference_score_and_raw():
     )
     assert values(pos) == {"SA": 5, "S7": -185}
     assert values(pos.with_objective("raw")) == {"SA": 5, "S7": -45}
+
+
+# --- hand-checked values through the engine (an audit's list) --------------------------------------------
+
+
+@pytest.mark.parametrize(("roem_order", "expected"), [("natural", 8), ("rank", -148)])
+def test_roem_decides_the_contract(roem_order, expected):
+    """The last trick: SA (seat 2, the declarer's side) takes SQ S7 SA SK, 3 + 0 + 11 + 4
+    and 10 for the last trick, 28, with Q K A of spades.  In natural order that is a run
+    of three, 20 roem: 40 + 28 + 20 = 88 against 80, made: 8.  In rank order (A T K Q)
+    Q K A is no run: 68 against 80, nat, and the opponents score all 148: -148."""
+    pos = position("klaverjas", trump="H", declarer=0, options={"roem_order": roem_order},
+                   hands=["SQ", "S7", "SA", "SK"], tricks=[4, 3], scored=[40, 80])
+    assert values(pos) == engine_values(pos) == {"SQ": expected}
+
+
+def test_four_jacks_are_200_roem():
+    """HJ (seat 1) takes the last trick, 20 + 3 x 2 + 10 = 36, with 200 roem for the four
+    Jacks: 40 + 36 + 200 = 276 against the declarer's 80, nat, and side 1 scores all of
+    it, 356: -356.  raw: 80 - 276 = -196."""
+    fields = {"trump": "H", "declarer": 0, "hands": ["SJ", "HJ", "CJ", "DJ"], "tricks": [4, 3], "scored": [80, 40]}
+    pos = position("klaverjas", **fields)
+    assert values(pos) == engine_values(pos) == {"SJ": -356}
+    raw = position("klaverjas", objective="raw", **fields)
+    assert values(raw) == engine_values(raw) == {"SJ": -196}
+
+
+def test_pit_and_nat_on_tie():
+    # SA takes the last trick, 21: the declarer's side 1 takes every trick, 162 and 100 for the pit
+    pit = position("klaverjas", trump="H", declarer=1, hands=["S7", "SA", "S9", "C8"], tricks=[0, 7], scored=[0, 141])
+    assert values(pit) == engine_values(pit) == {"S7": -262}
+    # SA takes the last trick, 21, for side 1: 81 against the declarer's side 0's 81
+    fields = {"trump": "H", "declarer": 0, "hands": ["S7", "SA", "S9", "C8"], "tricks": [3, 4], "scored": [81, 60]}
+    tie = position("klaverjas", **fields)
+    assert values(tie) == engine_values(tie) == {"S7": 0}  # a tie is made by default
+    nat = position("klaverjas", options={"nat_on_tie": True}, **fields)
+    assert values(nat) == engine_values(nat) == {"S7": -162}
+
+
+@pytest.mark.parametrize("rules", ["rotterdam", "amsterdam"])
+def test_void_without_trumps_plays_any_card(rules):
+    assert legal(kj(rules=rules), "C8 D7", "SA") == canon("C8 D7")
