@@ -173,6 +173,16 @@ def test_seed_chain_marriage_sequence_four_kings_besigue() -> None:
     moves = king.legal_moves()
     assert "meld:four_kings:CK SK[marriage,sequence] HK DK" in moves
     assert not any(m.startswith("meld:sequence") for m in moves)  # no card not melded before
+    # the other branch of the seed's chain: the sequence's Queen of spades with a diamond
+    # Jack in a bésigue (40), the seat holding DJ instead of CK HK
+    queen = BesiguePosition.from_dict({
+        "game": "besigue", "trump": "S", "hands": ["SA ST SK SQ SJ CK DJ DK", "C8 C9 D8 D9 C7 H7 D7 CJ"],
+        "talon": ["C8", "S9"], "to_declare": 0, "tricks": [12, 11],
+        "melded": [[{"card": c, "kinds": ["marriage", "sequence"] if c in ("SK", "SQ") else ["sequence"]}
+                    for c in ("SA", "ST", "SK", "SQ", "SJ")], []],
+    })
+    assert queen.legal_moves() == ["meld:besigue:SQ[marriage,sequence] DJ", "pass"]
+    assert list(queen.play("meld:besigue:SQ[marriage,sequence] DJ").scored) == [40, 0]
 
 
 def test_sequence_cards_never_join_a_trump_marriage() -> None:
@@ -250,6 +260,31 @@ def test_exchange_swaps_the_seven_with_the_retourne() -> None:
     assert [str(c) for c in after.talon] == ["C8", "D9", "SA", "H7"]
     assert "HA" in [str(c) for c in after.hands[0]] and "H7" not in [str(c.card) for c in after.hands[0]]
     assert after.legal_moves() == ["pass"]
+
+
+def test_the_retourne_taken_by_the_exchange_may_join_a_meld_at_once() -> None:
+    """The step goes on after `exchange7` (10): the Ace of trumps just taken completes the
+    sequence A T K Q J of trumps (250), 260 in all (docs/rules-choices.md)."""
+    position = declaring("HT HK HQ HJ H7 C7 C8 C9", talon=["DT", "SA", "ST", "HA"])
+    assert "meld:sequence:HA HK HQ HJ HT" not in position.legal_moves()
+    after = position.play("exchange7")
+    assert after.scored[0] == 10 and str(after.talon[-1]) == "H7"
+    assert "meld:sequence:HA HK HQ HJ HT" in after.legal_moves()
+    assert after.play("meld:sequence:HA HK HQ HJ HT").scored[0] == 260
+
+
+def test_the_exchange_at_the_last_draw_gives_the_loser_the_seven() -> None:
+    position = declaring("H7 C8 C9 CA DA S9 ST DT", talon=["D9", "HA"])
+    assert "exchange7" in position.legal_moves()  # two cards left: still offered
+    drawn = position.play("exchange7").play("pass")  # the winner draws D9, the loser the 7
+    assert not drawn.talon and "HA" in [str(c) for c in drawn.hands[0]] and "D9" in [str(c) for c in drawn.hands[0]]
+    assert "H7" in [str(c) for c in drawn.hands[1]] and "H7" not in [str(c) for c in drawn.hands[0]]
+
+
+def test_one_seven_shown_and_the_other_exchanged() -> None:
+    position = declaring("H7 H7 C9 C8 D8 S9 ST DT", talon=["C8", "D9", "SA", "HA"])
+    both = position.play("seven").play("exchange7")
+    assert both.scored[0] == 20 and both.legal_moves() == ["pass"]
 
 
 def test_no_exchange_for_a_seven_retourne_or_twice() -> None:
