@@ -108,18 +108,22 @@ def _same_deal(one: tuple[str, tuple[frozenset[Any], ...]] | None, other: tuple[
 
 
 class EngineSlot:
-    """One worker's card-game engine (made when first taken) and the last position it searched."""
+    """One worker's card-game engine and the last position it searched."""
 
     def __init__(self, tt_megabytes: int) -> None:
-        self.tt_megabytes = tt_megabytes
-        self.engine: Any = None
+        from solver._engine import Engine
+
+        # made with the server, not at a first call: its tables take up to a few hundred
+        # ms to set up, which that call's time limit and time_ms would not show
+        self.engine: Any = Engine(tt_megabytes)
+        self.used = False
         self.cards: tuple[str, tuple[frozenset[Any], ...]] | None = None
 
 
 def _spare(slot: EngineSlot) -> tuple[bool, int]:
     """Orders the engines by how likely their tables are to be wanted again: unused first,
     then by the cards left in the last position searched (unknown: as a whole deal's)."""
-    if slot.engine is None:
+    if not slot.used:
         return False, 0
     return True, sum(len(seat) for seat in slot.cards[1]) if slot.cards is not None else MAX_CARDS
 
@@ -146,10 +150,7 @@ class EnginePool:
             if slot is None:
                 slot = min(self._free, key=_spare)  # the first of equals: unused longest
             self._free.remove(slot)
-        if slot.engine is None:
-            from solver._engine import Engine
-
-            slot.engine = Engine(slot.tt_megabytes)
+        slot.used = True
         slot.cards = cards  # None: a deal unknown here (a trump table's) now holds its tables
         return slot
 

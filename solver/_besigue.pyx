@@ -1154,7 +1154,8 @@ cdef class BesigueEngine:
         cdef long long entries = 1024
         while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
             entries *= 2
-        self.table = <Entry*>table_memory(entries * sizeof(Entry))
+        with nogil:  # zeroing the table: other threads go on meanwhile
+            self.table = <Entry*>table_memory(entries * sizeof(Entry))
         if self.table == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes

@@ -2159,8 +2159,11 @@ cdef class Engine:
         shape_entries = (total - entries * sizeof(Entry)) // sizeof(ShapeEntry) // 4 * 4
         # aligned to a cache line at least, so a bucket of four entries (or a set of
         # shape entries) is one line (two), one miss; in huge pages (time -2 to -10%)
-        self.table = <Entry*>table_memory(entries * sizeof(Entry))
-        self.shapes = <ShapeEntry*>table_memory(shape_entries * sizeof(ShapeEntry))
+        # zeroing the tables takes up to a few hundred ms on a cold machine: other
+        # threads (another engine's search, the service's event loop) go on meanwhile
+        with nogil:
+            self.table = <Entry*>table_memory(entries * sizeof(Entry))
+            self.shapes = <ShapeEntry*>table_memory(shape_entries * sizeof(ShapeEntry))
         if self.table == NULL or self.shapes == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes
