@@ -430,10 +430,13 @@ class SolverServicer(pb_grpc.SolverServicer):
         deadline = time.monotonic() + remaining if remaining is not None else None
         return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes, self.engines)
 
+    def _full(self) -> str:
+        return f"{self.config.max_pending} calls pending already, the most this server takes"
+
     async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
         """Run `work(guard)` in the pool and turn its failures into the call's status."""
         if self.pending >= self.config.max_pending:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"more than {self.config.max_pending} calls pending")
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self._full())
         guard = self._guard(context)
         self.pending += 1
         self.guards.add(guard)
@@ -583,7 +586,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             return pb.AnalyseBatchResponse(index=index, result=convert.result_message(result))
 
         if self.pending >= self.config.max_pending:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"more than {self.config.max_pending} calls pending")
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self._full())
         guard = self._guard(context)
         self.pending += 1
         self.guards.add(guard)
