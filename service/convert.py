@@ -295,13 +295,16 @@ def result_from(message: pb.Result) -> Result:
 def hint_message(hint: Hint) -> pb.HintResponse:
     return pb.HintResponse(
         best=list(hint.best), value=value_message(hint.value), exact=hint.exact, nodes=hint.nodes, time_ms=hint.time_ms,
-        estimate=hint.estimate,
+        estimate=hint.estimate, limit=hint.limit or "",
     )
 
 
 def hint_from(message: pb.HintResponse) -> Hint:
     estimate = message.estimate if message.HasField("estimate") else None
-    return Hint(tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms, estimate)
+    return Hint(
+        tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms, estimate,
+        message.limit or None,
+    )
 
 
 def error_message(error: PlisError) -> pb.Error:

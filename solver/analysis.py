@@ -99,12 +99,15 @@ class Hint:
     nodes: int = field(default=0, compare=False)
     time_ms: float = field(default=0.0, compare=False)
     estimate: int | None = None  # nothing solved in time: the suggested move's estimate
+    limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
-                "time_ms": round(self.time_ms, 3)}
+        data: dict[str, Any] = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
+                                "time_ms": round(self.time_ms, 3)}
         if self.estimate is not None:
             data["estimate"] = self.estimate
+        if self.limit is not None:
+            data["limit"] = self.limit
         return data
 
 
@@ -398,7 +401,7 @@ def hint(
     if has_transform(pos):
         # several engine values map to one objective value: value every move
         result = analyse(pos, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes, engine=engine)
-        return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms)
+        return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
     started = time.perf_counter()
     if isinstance(pos, BesiguePosition):
         size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
@@ -417,12 +420,12 @@ def hint(
         solved = [(c, v) for c, v in outcome.values.items() if v is not None]
         solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
         if solved:
-            return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed)
+            return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed, limit=outcome.limit)
         if outcome.estimates:
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
-            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1])
-        return Hint((), None, False, outcome.nodes, elapsed)
+            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, guesses[0][1], outcome.limit)
+        return Hint((), None, False, outcome.nodes, elapsed, limit=outcome.limit)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)
 

@@ -214,6 +214,19 @@ def test_a_time_limit_bounds_the_whole_call_with_its_engines_setup(monkeypatch: 
     assert analyse(position).exact  # no limit: the setup's time does not matter
 
 
+def test_a_limited_hint_says_which_limit_stopped_it() -> None:
+    position = full_deal("jass", 2, trump="obenabe")  # some 4M nodes
+    assert hint(position, node_limit=5000).limit == "nodes"
+    assert hint(position, time_limit=0.005).to_dict()["limit"] == "time"
+    engine = Engine(8)
+    engine.cancel(before_start=True)
+    cancelled = hint(position, engine=engine)
+    assert not cancelled.exact and cancelled.limit == "cancelled"  # was told from a timed-out hint by nothing
+    engine.forget_cancel()
+    small = full_deal("belote", 3, trump="H")
+    assert hint(small).limit is None and "limit" not in hint(small).to_dict()
+
+
 def test_small_table_gives_the_same_values() -> None:
     position = Position.from_dict(KLAVERJAS_DEAL)
     big = analyse(position, engine=Engine(64))

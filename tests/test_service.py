@@ -205,7 +205,8 @@ def test_limits_give_inexact_results(client: Client) -> None:
     # out of time, still a move: a solved one with its value, or the estimates' best
     assert len(found.best) == 1 and (found.value is not None or found.estimate is not None)
     found = client.hint(HARD_DEAL, node_limit=20000)
-    assert not found.exact and found.nodes >= 20000
+    assert not found.exact and found.nodes >= 20000 and found.limit == "nodes"
+    assert client.hint(EXAMPLE).limit is None
     verdict = client.verify_puzzle(HARD_DEAL, {"value": 0}, node_limit=20000)
     assert not verdict.exact and verdict.limit == "nodes" and verdict.holds is None  # which limit, as for analyse
     assert client.verify_puzzle(EXAMPLE, {"value": -96}).limit is None

@@ -185,20 +185,22 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate")
+    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate", "limit")
     BEST_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
     best: _containers.RepeatedScalarFieldContainer[str]
     value: Value
     exact: bool
     nodes: int
     time_ms: float
     estimate: int
-    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ...) -> None: ...
+    limit: str
+    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ..., limit: _Optional[str] = ...) -> None: ...
 
 class AnalyseBatchRequest(_message.Message):
     __slots__ = ("positions", "limits")
