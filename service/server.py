@@ -76,6 +76,9 @@ ERROR_DOMAIN = "plis"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
 FIRST_SLICE = 0.05  # seconds; a cancel stops the search at once, not at the end of its slice
 MAX_SLICE = 1.0
+# a request with a time limit gets its answer this long before the call's deadline (at
+# most a fifth of the time left), so that the answer reaches the client in time
+ANSWER_MARGIN = 0.05
 MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and message
 MAX_CARDS = 64  # more than any deal holds
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
@@ -264,6 +267,17 @@ class Guard:
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
 
+    def own_end(self, started: float, time_limit: float | None) -> float | None:
+        """When a search with `time_limit` started at `started` (time.monotonic) stops
+        and answers: at its limit, or a margin before the call's deadline if that comes
+        first (an inexact answer, as the limit gives, rather than DEADLINE_EXCEEDED)."""
+        if not time_limit:
+            return None
+        end = started + time_limit
+        if self.deadline is not None:
+            end = min(end, self.deadline - min(ANSWER_MARGIN, (self.deadline - started) / 5))
+        return end
+
     def check(self) -> None:
         if self._cancelled.is_set():
             raise Cancelled(self._shutdown)
@@ -286,7 +300,7 @@ class Guard:
         would not be the library's (a cancel stops it inside anyway).
         """
         started = time.monotonic()
-        own_end = started + time_limit if time_limit else None
+        own_end = self.own_end(started, time_limit)
         nodes = 0
         slice_length = FIRST_SLICE
         while True:
@@ -337,7 +351,7 @@ class Guard:
     def hint(self, position: AnyPosition, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
         """`solver.hint` within the call's deadline."""
         engine = self.search_engine(position)
-        own_end = time.monotonic() + time_limit if time_limit else None
+        own_end = self.own_end(time.monotonic(), time_limit)
 
         def search(limit: float | None, nodes: int | None) -> Hint:
             # estimates only in the last slice: the earlier ones go on in the next

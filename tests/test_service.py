@@ -532,6 +532,20 @@ def test_a_deadline_stops_a_hard_search(client: Client) -> None:
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
 
 
+def test_a_request_with_a_time_limit_answers_before_its_deadline(client: Client) -> None:
+    """A deadline before the time limit's end cuts the limit short: an inexact answer
+    comes a margin before the deadline, as the limit would give it, not DEADLINE_EXCEEDED
+    (which came for a hint asking 5 s with a 0.3 s timeout: nothing to play)."""
+    deal = {"game": "jass", "trump": "S", "hands": deal_of("jass", 12, "S")}  # no other test's: its tables are empty
+    found = client.hint(deal, time_limit=5.0, timeout=0.3)  # some 1 s to solve here
+    assert not found.exact and found.limit == "time" and found.best  # a move all the same
+    started = time.monotonic()
+    result = client.analyse(deal, time_limit=5.0, timeout=0.4)  # some 2 s
+    assert time.monotonic() - started < 0.4
+    assert not result.exact and result.limit == "time"
+    # without a time limit the deadline still ends the call: test_a_deadline_stops_a_hard_search
+
+
 def deep_besigue() -> dict:
     from .besigue_random import random_position
 
