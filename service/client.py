@@ -31,7 +31,7 @@ from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
 from solver.cards import Card
 from solver.errors import PlisError, above_zero
-from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first, require_played_form
+from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first, start_of_deal
 from solver.position import Position
 
 from . import convert
@@ -160,7 +160,7 @@ class _Base:
     ) -> pb.AnalysePlayRequest:
         message, loaded = cls._checked(position)
         try:
-            require_played_form(loaded)  # before `first`, as the library and the server check them
+            start_of_deal(loaded)  # its form before `first`, as the library and the server check them
         except PlisError as exc:
             raise convert.in_request(exc, "position.") from None
         check_first(first, loaded)

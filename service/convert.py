@@ -302,8 +302,8 @@ def hint_message(hint: Hint) -> pb.HintResponse:
 def hint_from(message: pb.HintResponse) -> Hint:
     estimate = message.estimate if message.HasField("estimate") else None
     return Hint(
-        tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms, estimate,
-        message.limit or None,
+        tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms,
+        estimate=estimate, limit=message.limit or None,
     )
 
 

@@ -61,7 +61,7 @@ from solver.analysis import DEFAULT_TT_MEGABYTES, Hint, Result, _engine, analyse
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
-from solver.features import Claim, analyse_play, check_first, require_played_form, trump_table, verify_puzzle
+from solver.features import Claim, analyse_play, check_first, start_of_deal, trump_table, verify_puzzle
 from solver.position import AnyPosition, load_position
 
 from . import convert
@@ -444,16 +444,20 @@ class SolverServicer(pb_grpc.SolverServicer):
         deadline = time.monotonic() + remaining if remaining is not None else None
         return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes, self.engines)
 
-    def _full(self) -> str:
-        return f"{self.config.max_pending} calls pending already, the most this server takes"
-
-    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
-        """Run `work(guard)` in the pool and turn its failures into the call's status."""
+    async def _admit(self, context: grpc.aio.ServicerContext) -> Guard:
+        """The call's guard, counted as pending (the caller's `finally` lets it go);
+        RESOURCE_EXHAUSTED when the server already holds as many calls as it takes."""
         if self.pending >= self.config.max_pending:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self._full())
+            message = f"{self.config.max_pending} calls pending already, the most this server takes"
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
         guard = self._guard(context)
         self.pending += 1
         self.guards.add(guard)
+        return guard
+
+    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
+        """Run `work(guard)` in the pool and turn its failures into the call's status."""
+        guard = await self._admit(context)
         try:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.pool, guard.work, work)
@@ -517,7 +521,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         def work(guard: Guard) -> pb.AnalysePlayResponse:
             position = _position(request.position, to_play=False)
             try:
-                require_played_form(position)  # before `first`, as the library checks them
+                start_of_deal(position)  # its form before `first`, as the library checks them
             except PlisError as exc:
                 raise InvalidRequest(exc, "position.") from None
             time_limit, node_limit = _limits(request.limits)
@@ -599,11 +603,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                 return pb.AnalyseBatchResponse(index=index, error=error)
             return pb.AnalyseBatchResponse(index=index, result=convert.result_message(result))
 
-        if self.pending >= self.config.max_pending:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self._full())
-        guard = self._guard(context)
-        self.pending += 1
-        self.guards.add(guard)
+        guard = await self._admit(context)
         loop = asyncio.get_running_loop()
         running: set[asyncio.Future[pb.AnalyseBatchResponse]] = set()
         next_index = 0

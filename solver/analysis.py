@@ -424,7 +424,7 @@ def hint(
         if outcome.estimates:
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
-            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, guesses[0][1], outcome.limit)
+            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1], limit=outcome.limit)
         return Hint((), None, False, outcome.nodes, elapsed, limit=outcome.limit)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)

@@ -239,17 +239,10 @@ def written_places(position: AnyPosition) -> list[int | None]:
     return places
 
 
-def require_played_form(position: AnyPosition) -> None:
-    """A PositionError naming `deal` unless `position` was given as deal + played."""
-    if position.deal is None:
-        talon = ", talon" if isinstance(position, BesiguePosition) else ""
-        raise PositionError("deal", f"play analysis needs a position given as deal{talon} and played")
-
-
 def check_first(first: Any, position: AnyPosition) -> int:
     """`first`, the index of the first played card to value, if it is a whole number
     from 0 to the number of moves in `played` as given; else an OptionError naming `first`."""
-    played = len(position.played) - len(getattr(position, "implied", ()))
+    played = sum(place is not None for place in written_places(position))
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= played:
         raise OptionError("first", f"must be a whole number from 0 to {played}, got {first!r}")
     return first
