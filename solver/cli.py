@@ -32,7 +32,7 @@ from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, MoveValue, Result, analyse,
 from .batch import check_jobs, ordered_map
 from .besigue import BesiguePosition
 from .cards import format_cards
-from .errors import PlisError, PositionError, table_megabytes, unique_keys
+from .errors import DuplicateKeyError, PlisError, PositionError, load_json, table_megabytes
 from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
 from .games import get_game
 from .position import AnyPosition, load_position
@@ -423,13 +423,15 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
         return (*_error(number, "position", "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
     try:
         try:
-            data = json.loads(line, object_pairs_hook=unique_keys)
+            data = load_json(line)
         except RecursionError:  # Python's parser recurses once per level of nesting
             return (*_error(number, "position", "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
+        except DuplicateKeyError as exc:
+            return (*_error(number, exc.path, "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         except ValueError as exc:
             if isinstance(exc, json.JSONDecodeError):
                 raise
-            # a number past Python's limit on the digits of an int, a key given twice
+            # a number past Python's limit on the digits of an int
             return (*_error(number, "position", "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         if not isinstance(data, dict):
             raise PositionError("position", f"each line must be a JSON object, got {type(data).__name__}")

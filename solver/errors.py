@@ -95,30 +95,79 @@ class PositionError(PlisError):
     reason = "INVALID_POSITION"
 
 
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's members as a dict (json's `object_pairs_hook`); a key given twice
-    is a ValueError, not the last value silently taken: which one is meant is unclear."""
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise ValueError(f"the key {key!r} appears twice in one object")
-        data[key] = value
+class DuplicateKeyError(ValueError):
+    """A JSON object that gives a key twice; ``path`` names the key where it stands
+    (``claim.best``, ``options.rules``): which of the two values is meant is unclear."""
+
+    def __init__(self, path: str, key: str) -> None:
+        self.path = path
+        super().__init__(f"the key {key!r} appears twice in one object")
+
+
+class _Twice:
+    """Stands in the parsed data for an object that gave ``key`` twice."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+class _UniqueKeys:
+    """json's `object_pairs_hook`: an object as a dict, or a `_Twice` where a key repeats
+    (found afterwards, so that the error can name its path: the hook cannot see it)."""
+
+    def __init__(self) -> None:
+        self.repeated = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Twice:
+        data: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in data:
+                self.repeated = True
+                return _Twice(key)
+            data[key] = value
+        return data
+
+
+def _path_of_twice(data: Any) -> tuple[str, str]:
+    """The path and key of the first `_Twice` in parsed data (without recursion: the
+    data may be nested as deeply as the parser allows)."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, _Twice):
+            return (f"{path}.{item.key}" if path else item.key), item.key
+        if isinstance(item, dict):
+            stack.extend((f"{path}.{key}" if path else key, value) for key, value in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{i}]", value) for i, value in reversed(list(enumerate(item))))
+    raise AssertionError("a repeated key was seen but not found")
+
+
+def load_json(text: str | bytes | bytearray) -> Any:
+    """``json.loads``, but a key given twice is a `DuplicateKeyError` naming where."""
+    hook = _UniqueKeys()
+    data = json.loads(text, object_pairs_hook=hook)
+    if hook.repeated:
+        raise DuplicateKeyError(*_path_of_twice(data))
     return data
 
 
 def parse_json(text: str | bytes) -> Any:
-    """JSON text as Python data; bad JSON is a `PositionError` naming `position`."""
+    """JSON text as Python data; bad JSON is a `PositionError` naming `position`, or the
+    path of a key given twice."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise PositionError("position", f"expected JSON text (str or bytes), got {type(text).__name__}")
     try:
-        return json.loads(text, object_pairs_hook=unique_keys)
+        return load_json(text)
+    except DuplicateKeyError as exc:
+        raise PositionError(exc.path, str(exc)) from None
     except json.JSONDecodeError as exc:
         raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except UnicodeDecodeError as exc:
         raise PositionError("position", f"not UTF-8 text (byte {exc.start + 1})") from None
     except RecursionError:  # Python's parser recurses once per level of nesting
         raise PositionError("position", "not valid JSON here: nested too deeply") from None
-    except ValueError as exc:  # a number past Python's limit on the digits of an int, a key twice
+    except ValueError as exc:  # a number past Python's limit on the digits of an int
         raise PositionError("position", f"not valid JSON here: {exc}") from None
 
 

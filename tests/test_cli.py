@@ -120,12 +120,19 @@ def test_a_key_given_twice_is_the_lines_error_not_the_last_value_taken(
     source = write_lines(tmp_path / "in.jsonl", [twice, EXAMPLE])
     status, out, err = run(capsys, "hint", str(source))
     assert status == 1 and json.loads(out[0])["error"] == {
-        "field": "position", "reason": "INVALID_JSON",
+        "field": "trump", "reason": "INVALID_JSON",
         "message": "not valid JSON here: the key 'trump' appears twice in one object",
     }  # fmt: skip
     assert json.loads(out[1])["best"] == ["S8"]
-    status, out, err = run(capsys, "verify", str(write_lines(tmp_path / "puzzle.jsonl", [puzzle])))
-    assert status == 1 and "the key 'best' appears twice" in json.loads(out[0])["error"]["message"]
+    # the error names where the key stands, not the whole line (it named `position`)
+    nested = json.dumps({"position": {**EXAMPLE, "options": {"rules": "amsterdam"}}, "claim": {}})
+    nested = nested.replace('"rules": "amsterdam"', '"rules": "amsterdam", "rules": "rotterdam"')
+    status, out, err = run(capsys, "verify", str(write_lines(tmp_path / "puzzle.jsonl", [puzzle, nested])))
+    errors = [json.loads(line)["error"] for line in out[:2]]
+    assert status == 1 and [(e["field"], e["reason"]) for e in errors] == [
+        ("claim.best", "INVALID_JSON"), ("position.options.rules", "INVALID_JSON"),
+    ]  # fmt: skip
+    assert "the key 'best' appears twice" in errors[0]["message"]
 
 
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

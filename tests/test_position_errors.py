@@ -331,14 +331,27 @@ def test_play_illegal_move():
         (None, "expected JSON text (str or bytes), got NoneType"),
         ('{"game": ', "not valid JSON"),
         ('{"game": "belote", "tricks": [' + "9" * 5000 + "]}", "Exceeds the limit (4300 digits)"),  # was a bare ValueError
-        ('{"game": "belote", "trump": "H", "trump": "S"}', "the key 'trump' appears twice"),  # was the last one, silently
-        ('{"game": "jass", "options": {"match_bonus": 0, "match_bonus": 100}}', "the key 'match_bonus' appears twice"),
     ],
 )
 def test_text_that_is_not_json_is_a_position_error(text, message):
     with pytest.raises(PositionError, match=re.escape(message)) as info:
         Position.from_json(text)
     assert info.value.field == "position"
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('{"game": "belote", "trump": "H", "trump": "S"}', "trump"),  # was the last one, silently
+        ('{"game": "jass", "options": {"match_bonus": 0, "match_bonus": 100}}', "options.match_bonus"),
+        ('{"game": "jass", "x": [1, [{"a": 1}, {"b": 2, "b": 3}]]}', "x[1][1].b"),
+        ('{"game": "jass", "x": ' + '{"a": ' * 500 + '{"b": 1, "b": 2}' + "}" * 501, "x" + ".a" * 500 + ".b"),
+    ],
+)
+def test_a_key_given_twice_is_a_position_error_naming_where_it_stands(text, field):
+    with pytest.raises(PositionError, match=re.escape(f"the key {field.rsplit('.', 1)[-1]!r} appears twice")) as info:
+        Position.from_json(text)
+    assert info.value.field == field
 
 
 def test_an_engine_or_positions_of_the_wrong_kind_are_option_errors() -> None:
