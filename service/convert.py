@@ -23,6 +23,7 @@ from solver.errors import (
     PositionError,
     UnknownGameError,
     parse_json,
+    unknown_keys,
 )
 from solver.features import (
     Claim,
@@ -86,7 +87,7 @@ def position_from_dict(data: Mapping[str, Any]) -> pb.Position:
     Only the shape is checked here (a field the format does not have, a value the
     message cannot carry); the server validates the position itself.
     """
-    unknown = sorted(set(data) - FORMAT_FIELDS)
+    unknown = unknown_keys(data, FORMAT_FIELDS)
     if unknown:
         raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
     name = "game"

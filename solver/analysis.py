@@ -10,7 +10,17 @@ from typing import Any
 
 from .besigue import BesiguePosition
 from .cards import Card
-from .errors import CardError, IllegalMoveError, OptionError, PositionError, above_zero, at_least_one, parse_json, table_megabytes
+from .errors import (
+    CardError,
+    IllegalMoveError,
+    OptionError,
+    PositionError,
+    above_zero,
+    at_least_one,
+    parse_json,
+    shown,
+    table_megabytes,
+)
 from .position import AnyPosition, Position, load_position
 
 Value = int | bool
@@ -151,7 +161,7 @@ def check_limits(time_limit: Any, node_limit: Any) -> None:
     if node_limit is not None:
         at_least_one("node_limit", node_limit, "nodes", " (or None: no limit)")
         if node_limit > MOST_NODES:
-            raise OptionError("node_limit", f"must be at most {MOST_NODES}, got {node_limit}")
+            raise OptionError("node_limit", f"must be at most {MOST_NODES}, got {shown(node_limit)}")
 
 
 def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:
@@ -210,6 +220,16 @@ def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> 
     check_engine(engine, position)
     size = table_size(tt_megabytes, default_tt_megabytes(position))  # checked even where unused
     return engine if engine is not None else _engine(size)
+
+
+def thread_engine(pos: AnyPosition, tt_megabytes: int | None) -> Any:
+    """The engine of this thread that `analyse` searches `pos` on when given none (for
+    Bésigue, the thread's `BesigueEngine`): a batch cancels it to stop that search."""
+    if isinstance(pos, BesiguePosition):
+        from .besigue_solve import besigue_engine
+
+        return besigue_engine(table_size(tt_megabytes, DEFAULT_TT_MEGABYTES))
+    return engine_for(pos, None, tt_megabytes)
 
 
 def _engine(tt_megabytes: int) -> Any:

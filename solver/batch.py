@@ -10,15 +10,18 @@ import queue
 import threading
 from collections.abc import Callable, Generator, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from .analysis import (
+    DEFAULT_TT_MEGABYTES,
     LARGE_DEAL_TT_MEGABYTES,
     PositionLike,
     Result,
     analyse,
+    as_position,
     check_limits,
     table_size,
+    thread_engine,
 )
 from .errors import OptionError, PlisError, at_least_one
 from .machine import memory_megabytes, usable_cores
@@ -30,7 +33,11 @@ AHEAD = 2  # items started per thread before the oldest answer is waited for
 
 
 def ordered_map(
-    fn: Callable[[Item], Answer], items: Iterable[Item], jobs: int, background: bool = False
+    fn: Callable[[Item], Answer],
+    items: Iterable[Item],
+    jobs: int,
+    background: bool = False,
+    on_stop: Callable[[], None] | None = None,
 ) -> Generator[Answer, None, None]:
     """`fn` over `items`, `jobs` calls at a time in threads, the answers in the items' order.
 
@@ -39,14 +46,16 @@ def ordered_map(
     are taken, by a thread of their own, as they are needed (at most `AHEAD * jobs`
     ahead of the answers), so `items` may be a long or endless iterator.  An
     exception raised by `fn`, or by `items`, is raised at its item's place, after the
-    answers before it.  Closing the iterator early waits for the calls already
-    running and drops the items not yet started; a KeyboardInterrupt does not wait.
+    answers before it.  Closing the iterator early (or an exception in the caller's
+    loop) calls `on_stop`, which may make the running calls end soon, waits for
+    them, and drops the items not yet started; a KeyboardInterrupt does not wait.
 
     With one job the calls run in the caller's thread, unless `background`: then in a
     thread of their own, so that the caller's thread stays free to take a Ctrl-C
     while a search runs (the search holds its thread until it ends)."""
     if jobs <= 1 and not background:
-        yield from map(fn, items)
+        for item in items:  # (not `yield from map`: a StopIteration of fn's would end the answers unseen)
+            yield fn(item)
         return
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="plis-batch")
     started: queue.Queue[Future[Answer] | _Raised | None] = queue.Queue()  # None: no more items
@@ -69,6 +78,7 @@ def ordered_map(
 
     threading.Thread(target=take_items, name="plis-batch-items", daemon=True).start()
     wait = True
+    finished = False
     try:
         while (entry := started.get()) is not None:
             if isinstance(entry, _Raised):
@@ -76,12 +86,15 @@ def ordered_map(
             answer = entry.result()
             room.release()
             yield answer
+        finished = True
     except KeyboardInterrupt:
-        wait = False  # the running searches cannot be stopped from here
+        wait = False  # what runs in native code cannot be stopped from here
         raise
     finally:
         stopping.set()
         room.release()  # the item thread, if it waits for room, sees the stop
+        if not finished and on_stop is not None:
+            on_stop()
         pool.shutdown(wait=wait, cancel_futures=True)
 
 
@@ -92,16 +105,30 @@ class _Raised:
         self.exc = exc
 
 
+ESTIMATE_TT_MEGABYTES = 1  # the table of a thread's hint estimates (analysis._estimates)
+
+
+def thread_megabytes(tt_megabytes: int | None) -> int:
+    """The most a thread of a batch keeps in tables, for positions of every game:
+    a card-game engine for each default size (8 and 64 MB) or one of `tt_megabytes`,
+    a Bésigue engine (8 MB or `tt_megabytes`), and the hint estimates' table."""
+    if tt_megabytes is None:
+        return LARGE_DEAL_TT_MEGABYTES + 2 * DEFAULT_TT_MEGABYTES + ESTIMATE_TT_MEGABYTES
+    return 2 * tt_megabytes + ESTIMATE_TT_MEGABYTES
+
+
 def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
     """The number of threads asked for, checked; None means one per core.  Each thread
     has tables of its own, of `table` MB at most (by default, the largest the library
-    picks): together they must fit in the memory this process may use."""
+    picks; `thread_megabytes` for a batch of any game): together they must fit in the
+    memory this process may use."""
     threads = usable_cores() if jobs is None else at_least_one("jobs", jobs, "threads", " (or None: one per core)")
     memory = memory_megabytes()
-    if table <= memory < threads * table:  # (a table too large alone is tt_megabytes' error)
+    if threads > 1 and memory < threads * table:  # (a table too large alone is tt_megabytes' error)
         raise OptionError(
             "jobs",
-            f"{threads} threads with a table of {table} MB each need more than the memory this process may use ({memory} MB)",
+            f"{threads} threads with tables of up to {table} MB each need more than the memory this process may use"
+            f" ({memory} MB)",
         )
     return threads
 
@@ -126,16 +153,41 @@ def analyse_many(
     if isinstance(positions, (str, bytes, bytearray, Mapping)) or not isinstance(positions, Iterable):
         kind = type(positions).__name__
         raise OptionError("positions", f"must be an iterable of positions (one position: analyse), got {kind}")
-    threads = check_jobs(jobs, table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES))
+    if tt_megabytes is not None:
+        table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES)
+    threads = check_jobs(jobs, thread_megabytes(tt_megabytes))
     if errors not in ("raise", "return"):
         raise OptionError("errors", f"must be 'raise' or 'return', got {errors!r}")
+    searching: dict[int, Any] = {}  # each thread's engine while it searches
+    stopped = False
+    lock = threading.Lock()
 
     def one(position: PositionLike) -> Result | PlisError:
         try:
-            return analyse(position, objective=objective, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes)
+            pos = as_position(position)
+            engine = thread_engine(pos, tt_megabytes)
+            with lock:
+                searching[threading.get_ident()] = engine
+                if stopped:  # a search that starts just after the stop stops at once
+                    engine.cancel(before_start=True)
+            return analyse(
+                pos, objective=objective, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes,
+                engine=engine,
+            )  # fmt: skip
         except PlisError as exc:
             if errors == "raise":
                 raise
             return exc
+        finally:
+            with lock:
+                searching.pop(threading.get_ident(), None)
 
-    return ordered_map(one, positions, threads)
+    def stop_searches() -> None:
+        # the batch's own threads end with it: their engines may stay cancelled
+        nonlocal stopped
+        with lock:
+            stopped = True
+            for engine in searching.values():
+                engine.cancel(before_start=True)
+
+    return ordered_map(one, positions, threads, on_stop=stop_searches)

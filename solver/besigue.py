@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json, unknown_keys
 from .games.besigue import (
     FOUR_KIND,
     HAND_SIZE,
@@ -135,7 +135,7 @@ class BesiguePosition:
     def from_dict(cls, data: Any) -> BesiguePosition:
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
-        unknown = sorted(set(data) - KNOWN_FIELDS)
+        unknown = unknown_keys(data, KNOWN_FIELDS)
         if unknown:
             raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
         for other in ("declarer", "taker"):

@@ -128,7 +128,13 @@ def solve_besigue(
         # estimate; the last pass, with no horizon, is the exact search
         tricks = 1
         while len(pos.talon) - 2 * tricks > 0:
-            found = _value_moves(engine, budget, children, now, sign, True, len(pos.talon) - 2 * tricks)
+            # the first pass (a trick ahead: a few hundred nodes) runs past the limits,
+            # so that a hint names a move even when the engine's set-up spent them
+            first = _Budget(None, None, budget.cancels) if tricks == 1 else budget
+            found = _value_moves(engine, first, children, now, sign, True, len(pos.talon) - 2 * tricks)
+            if first is not budget:
+                budget.nodes += first.nodes
+                budget.stopped = budget.stopped or first.stopped  # a cancel
             if budget.stopped:
                 break
             estimates, estimate_tricks = found, tricks

@@ -25,19 +25,29 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from . import __version__
-from .analysis import LARGE_DEAL_TT_MEGABYTES, Hint, MoveValue, Result, analyse, check_limits, hint
-from .batch import check_jobs, ordered_map
+from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint
+from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition
 from .cards import format_cards
 from .errors import DuplicateKeyError, PlisError, PositionError, load_json, table_megabytes
-from .features import PlayAnalysis, TrumpTable, Verdict, analyse_play, puzzle_from_dict, trump_table, verify_puzzle
+from .features import (
+    PlayAnalysis,
+    TrumpTable,
+    Verdict,
+    analyse_play,
+    deal_before_play,
+    puzzle_from_dict,
+    trump_table,
+    verify_puzzle,
+)
 from .games import get_game
 from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_IO = 3  # the positions could not be read, or the results not written
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 FLAGS = {  # the library's names for what the options give
     "time_limit": "--time-limit",
@@ -53,25 +63,37 @@ PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
 
 
 def main(argv: list[str] | None = None) -> int:
+    # with stderr closed (`2>&-`), messages are dropped rather than sent into the results
+    err = sys.stderr if sys.stderr is not None else open(os.devnull, "w")  # noqa: SIM115
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "run"):  # a command that reads no positions (serve)
         return int(args.run(args))
     if not hasattr(args, "handler"):
-        parser.print_help(sys.stderr)
+        parser.print_help(err)
         return EXIT_USAGE
+    out = sys.stdout
+    if out is None:  # `>&-`
+        print("plis: cannot write the results: there is no standard output", file=err)
+        return EXIT_USAGE
+    if isinstance(out, io.TextIOWrapper):  # a --pretty report may quote a field name no encoding can write
+        out.reconfigure(errors="backslashreplace")
     try:
         # bytes that are not UTF-8 are kept (as surrogates) for answer_line to report
         # with their line, so one bad line does not stop the batch; a byte-order mark
-        # that some editors write at the start is skipped
+        # that some editors write at the start is skipped; only a line feed ends a
+        # line (a lone carriage return is JSON whitespace inside one)
         if args.file == "-":
             source = sys.stdin
+            if source is None:  # `<&-`
+                print("plis: cannot read the positions: there is no standard input", file=err)
+                return EXIT_USAGE
             if isinstance(source, io.TextIOWrapper):
-                source.reconfigure(encoding="utf-8-sig", errors="surrogateescape")
+                source.reconfigure(encoding="utf-8-sig", errors="surrogateescape", newline="\n")
         else:
-            source = open(args.file, encoding="utf-8-sig", errors="surrogateescape")  # noqa: SIM115
+            source = open(args.file, encoding="utf-8-sig", errors="surrogateescape", newline="\n")  # noqa: SIM115
     except OSError as exc:
-        print(f"plis: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"plis: cannot read {args.file}: {exc.strerror}", file=err)
         return EXIT_USAGE
     summary = args.summary() if hasattr(args, "summary") else None
     handler = args.handler(args) if summary is None else args.handler(args, summary)
@@ -80,31 +102,48 @@ def main(argv: list[str] | None = None) -> int:
         check_limits(args.time_limit, args.node_limit)
         if args.tt_mb is not None:
             table_megabytes(args.tt_mb)
-        jobs = check_jobs(args.jobs or None, args.tt_mb or LARGE_DEAL_TT_MEGABYTES)  # --jobs 0: one per core
+        jobs = check_jobs(args.jobs or None, thread_megabytes(args.tt_mb))  # --jobs 0: one per core
     except PlisError as exc:
         source.close()
-        print(f"plis: {option_field(exc.field)}: {exc.message}", file=sys.stderr)
+        print(f"plis: {option_field(exc.field)}: {exc.message}", file=err)
         return EXIT_USAGE
-    with source:
-        try:
-            return run_batch(
-                source, sys.stdout, sys.stderr, handler, pretty=args.pretty, summary=summary, jobs=jobs, background=True
-            )
-        except BrokenPipeError:
-            # the reader went away (`plis analyse ... | head`): stop quietly
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return EXIT_SOME_FAILED
-        except KeyboardInterrupt:
-            # Ctrl-C: the answers written so far stay; the searches still running
-            # (in native code, which no signal stops) end with the process
-            with contextlib.suppress(OSError):
-                sys.stdout.flush()
-            print("plis: interrupted", file=sys.stderr, flush=True)
-            os._exit(EXIT_INTERRUPTED)
+    try:
+        status = run_batch(source, out, err, handler, pretty=args.pretty, summary=summary, jobs=jobs, background=True)
+    except KeyboardInterrupt:
+        # Ctrl-C: the answers written so far stay; the searches still running
+        # (in native code, which no signal stops) end with the process
+        with contextlib.suppress(OSError):
+            out.flush()
+        _leave(EXIT_INTERRUPTED, "plis: interrupted", err)
+    except OutputError as exc:
+        # the reader went away (`plis analyse ... | head`): quietly; else say why
+        quiet = isinstance(exc.__cause__, BrokenPipeError)
+        _leave(EXIT_IO, None if quiet else f"plis: cannot write the results: {exc}", err)
+    except InputError as exc:
+        with contextlib.suppress(OSError):
+            out.flush()
+        _leave(EXIT_IO, f"plis: cannot read {args.file}: {exc} (the answers before it are written)", err)
+    source.close()
+    return status
+
+
+def _leave(status: int, message: str | None, err: IO[str]) -> NoReturn:
+    """End the process at once: a search still running in another thread (native code,
+    which nothing else stops) or a thread still reading an open pipe would hold it."""
+    with contextlib.suppress(OSError, ValueError):
+        if message:
+            print(message, file=err)
+        err.flush()
+    with contextlib.suppress(OSError):
+        # a closed pipe's unwritten bytes would fail again at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os._exit(status)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="plis", description="Double-dummy analysis of point-trick card games.")
+    parser = argparse.ArgumentParser(
+        prog="plis", description="Double-dummy analysis of point-trick card games.", allow_abbrev=False
+    )
     parser.add_argument("--version", action="version", version=f"plis {__version__}")
     commands = parser.add_subparsers(title="commands")
     analyse_cmd = commands.add_parser("analyse", help="value every legal move of each position")
@@ -151,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_arguments(serve_cmd)
     serve_cmd.set_defaults(run=_serve)
+    for command in commands.choices.values():
+        command.allow_abbrev = False  # `--time` is no --time-limit: a later option could make it ambiguous
     return parser
 
 
@@ -248,22 +289,23 @@ Handler = Callable[[dict[str, Any]], tuple[dict[str, Any], str]]
 
 
 @contextlib.contextmanager
-def _naming_options() -> Iterator[None]:
+def _naming_options(objective: str | None = None) -> Iterator[None]:
     """A line's error about what an option gave (not the line's own fields) names the
-    option, as the command line spells it."""
+    option, as the command line spells it; `objective` given, an error about the
+    objective is about `--objective` (the line's own is read before)."""
     try:
         yield
     except PlisError as exc:
-        exc.field = option_field(exc.field)
+        exc.field = "--objective" if objective and exc.field == "objective" else option_field(exc.field)
         raise
 
 
 def _analyse_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = load_position(data)
-        if args.objective:
-            position = position.with_objective(args.objective)
-        with _naming_options():  # a move of --exact not legal here
+        with _naming_options(args.objective):  # an --objective not the game's, a move of --exact not legal here
+            if args.objective:
+                position = position.with_objective(args.objective)
             result = analyse(
                 position,
                 time_limit=args.time_limit,
@@ -280,7 +322,8 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = load_position(data)
         if args.objective:
-            position = position.with_objective(args.objective)
+            with _naming_options(args.objective):
+                position = position.with_objective(args.objective)
         found = hint(position, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb)
         return found.to_dict(), pretty_hint(position, found)
 
@@ -290,7 +333,7 @@ def _hint_handler(args: argparse.Namespace) -> Handler:
 def _play_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         position = load_position(data)
-        with _naming_options():  # --first past this line's played cards
+        with _naming_options(args.objective):  # --first past this line's played cards, --objective
             analysis = analyse_play(
                 position,
                 objective=args.objective,
@@ -306,9 +349,11 @@ def _play_handler(args: argparse.Namespace) -> Handler:
 
 def _trumps_handler(args: argparse.Namespace) -> Handler:
     def handle(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        table = trump_table(
-            data, objective=args.objective, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb
-        )
+        deal = deal_before_play(data)  # the line's own errors, named as its fields
+        with _naming_options(args.objective):
+            table = trump_table(
+                deal, objective=args.objective, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb
+            )
         return table.to_dict(), pretty_trumps(table)
 
     return handle
@@ -352,10 +397,43 @@ def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler
 JSON_WHITESPACE = " \t\r\n"
 
 
+LONGEST_LINE = 1 << 20  # characters: far more than any position; a longer line is its error
+
+
+class InputError(Exception):
+    """The positions could not be read (an OSError while reading)."""
+
+
+class OutputError(Exception):
+    """The results could not be written (an OSError while writing)."""
+
+
 def read_lines(source: IO[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(source, 1):
-        if line.strip(JSON_WHITESPACE):
-            yield number, line
+    """The lines that are not blank, numbered from 1.  A line longer than LONGEST_LINE
+    is given as TOO_LONG, so that no line needs more memory than that."""
+    number = 0
+    try:
+        while line := source.readline(LONGEST_LINE + 1):
+            number += 1
+            if len(line) > LONGEST_LINE and not line.endswith("\n"):
+                while (rest := source.readline(LONGEST_LINE)) and not rest.endswith("\n"):
+                    pass  # the rest of the long line, read and dropped
+                yield number, TOO_LONG
+            elif line.strip(JSON_WHITESPACE):
+                yield number, line
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc)) from exc
+
+
+TOO_LONG = "\0"  # stands for a line past LONGEST_LINE (a NUL is never a line of JSON)
+
+
+def _write(out: IO[str], text: str) -> None:
+    try:
+        out.write(text + "\n")
+        out.flush()
+    except OSError as exc:
+        raise OutputError(exc.strerror or str(exc)) from exc
 
 
 Summary = Callable[[int, int], tuple[dict[str, Any], str, bool]]
@@ -388,28 +466,22 @@ def run_batch(
     progress = _progress(source, err)
     failed = answered = 0
     answers = ordered_map(lambda numbered: answer_line(*numbered, handle), read_lines(source), jobs, background)
-    interrupted = False
     try:
         for answer, text, ok in answers:
             answered += 1
             failed += not ok
-            out.write((text if pretty else json.dumps(answer)) + "\n")
-            out.flush()
+            _write(out, text if pretty else json.dumps(answer))
             if progress is not None:
                 progress.update(1)
-    except KeyboardInterrupt:
-        interrupted = True  # closing would wait for the running searches
-        raise
     finally:
-        if not interrupted:
-            answers.close()  # on an early stop, the lines not yet started are dropped
+        # on a Ctrl-C or an error, the answers are left unclosed: closing would wait
+        # for the running searches, and the caller ends the process at once instead
         if progress is not None:
             progress.close()
     succeeded = True
     if summary is not None:
         answer, text, succeeded = summary(answered, failed)
-        out.write((text if pretty else json.dumps(answer)) + "\n")
-        out.flush()
+        _write(out, text if pretty else json.dumps(answer))
     if failed:
         print(f"plis: {failed} of {answered} lines failed", file=err)
     return EXIT_SOME_FAILED if failed or not succeeded else EXIT_OK
@@ -417,6 +489,8 @@ def run_batch(
 
 def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any], str, bool]:
     """One line's answer (JSON and text) and whether it succeeded; never raises."""
+    if line is TOO_LONG:
+        return (*_error(number, "position", "INVALID_JSON", f"longer than {LONGEST_LINE:,} characters"), False)
     try:
         line.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -431,7 +505,7 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
         except ValueError as exc:
             if isinstance(exc, json.JSONDecodeError):
                 raise
-            # a number past Python's limit on the digits of an int
+            # NaN or Infinity, an integer of too many digits
             return (*_error(number, "position", "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         if not isinstance(data, dict):
             raise PositionError("position", f"each line must be a JSON object, got {type(data).__name__}")

@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .machine import memory_megabytes
+
+FIELD_MOST, MESSAGE_MOST = 200, 500  # characters of an error's field and message
+
+
+def clipped(text: str, most: int) -> str:
+    """`text`, cut after `most` characters, saying how long it was."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"
+
+
+def shown(value: Any) -> str:
+    """`value` as an error message quotes it: its repr, cut short if long (an int too
+    long to write out, as Python refuses to, is described)."""
+    try:
+        return clipped(repr(value), 80)
+    except ValueError:
+        return "an integer of thousands of digits"
 
 
 class PlisError(ValueError):
@@ -14,9 +31,10 @@ class PlisError(ValueError):
     reason = "INVALID_ARGUMENT"
 
     def __init__(self, field: str, message: str) -> None:
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
+        # clipped: an error must not repeat megabytes of bad input back
+        self.field = clipped(field, FIELD_MOST)
+        self.message = clipped(message, MESSAGE_MOST)
+        super().__init__(f"{self.field}: {self.message}")
 
     def to_dict(self) -> dict[str, str]:
         return {"field": self.field, "reason": self.reason, "message": self.message}
@@ -34,7 +52,7 @@ def at_least_one(field: str, value: Any, unit: str, note: str = "") -> int:
     """`value`, if it is a whole number of `unit` of at least 1; else an OptionError
     naming `field` (`note` says what else it may be)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise OptionError(field, f"must be a whole number of {unit}, at least 1{note}; got {value!r}")
+        raise OptionError(field, f"must be a whole number of {unit}, at least 1{note}; got {shown(value)}")
     return value
 
 
@@ -42,7 +60,11 @@ def above_zero(field: str, value: Any, unit: str, note: str = "") -> float:
     """`value`, if it is a number of `unit` above 0 (not NaN); else an OptionError
     naming `field` (`note` says what else it may be)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise OptionError(field, f"must be a number of {unit} above 0{note}, got {value!r}")
+        raise OptionError(field, f"must be a number of {unit} above 0{note}, got {shown(value)}")
+    try:
+        float(value)
+    except OverflowError:  # an int past any float: the search's clock could not count it
+        raise OptionError(field, f"must be a number of {unit} a float can hold{note}, got {shown(value)}") from None
     return value
 
 
@@ -52,7 +74,7 @@ def table_megabytes(value: Any) -> int:
     size = at_least_one("tt_megabytes", value, "megabytes")
     memory = memory_megabytes()
     if size > memory:
-        raise OptionError("tt_megabytes", f"{size} MB is more than the memory this process may use ({memory} MB)")
+        raise OptionError("tt_megabytes", f"{shown(size)} MB is more than the memory this process may use ({memory} MB)")
     return size
 
 
@@ -71,11 +93,11 @@ def ints_per_side(value: Any, name: str, n: int, per: str, allow_negative: bool)
     if value is None:
         return (0,) * n
     if not isinstance(value, list) or len(value) != n:
-        raise PositionError(name, f"must be a list of {n} integers, one per {per}, got {value!r}")
+        raise PositionError(name, f"must be a list of {n} integers, one per {per}, got {shown(value)}")
     lowest = -VALUE_LIMIT if allow_negative else 0
     for i, v in enumerate(value):
         if isinstance(v, bool) or not isinstance(v, int) or not lowest <= v <= VALUE_LIMIT:
-            raise PositionError(f"{name}[{i}]", f"must be an integer from {lowest} to {VALUE_LIMIT}, got {v!r}")
+            raise PositionError(f"{name}[{i}]", f"must be an integer from {lowest} to {VALUE_LIMIT}, got {shown(v)}")
     return tuple(value)
 
 
@@ -93,6 +115,13 @@ class PositionError(PlisError):
     """A position whose fields do not fit together (sizes, seats, missing fields)."""
 
     reason = "INVALID_POSITION"
+
+
+def unknown_keys(data: Mapping[Any, Any], known: Iterable[str]) -> list[str]:
+    """The keys of `data` not in `known`, as text, sorted (a dict built in Python
+    may have keys that are not strings: the error names them all the same)."""
+    known = set(known)
+    return sorted(str(key) for key in data if key not in known)
 
 
 class DuplicateKeyError(ValueError):
@@ -143,10 +172,23 @@ def _path_of_twice(data: Any) -> tuple[str, str]:
     raise AssertionError("a repeated key was seen but not found")
 
 
+INT_DIGITS_MOST = 4300  # Python's own limit on reading an int (sys.get_int_max_str_digits)
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > INT_DIGITS_MOST:
+        raise ValueError(f"an integer of {len(text.lstrip('-')):,} digits (at most {INT_DIGITS_MOST:,} are read)")
+    return int(text)
+
+
 def load_json(text: str | bytes | bytearray) -> Any:
     """``json.loads``, but a key given twice is a `DuplicateKeyError` naming where."""
     hook = _UniqueKeys()
-    data = json.loads(text, object_pairs_hook=hook)
+    data = json.loads(text, object_pairs_hook=hook, parse_constant=_not_json, parse_int=_json_int)
     if hook.repeated:
         raise DuplicateKeyError(*_path_of_twice(data))
     return data
@@ -167,7 +209,7 @@ def parse_json(text: str | bytes) -> Any:
         raise PositionError("position", f"not UTF-8 text (byte {exc.start + 1})") from None
     except RecursionError:  # Python's parser recurses once per level of nesting
         raise PositionError("position", "not valid JSON here: nested too deeply") from None
-    except ValueError as exc:  # a number past Python's limit on the digits of an int
+    except ValueError as exc:  # NaN, an integer of too many digits
         raise PositionError("position", f"not valid JSON here: {exc}") from None
 
 

@@ -32,7 +32,7 @@ from .analysis import (
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json
+from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json, unknown_keys
 from .games import game_of
 from .position import AnyPosition, Position, load_position
 
@@ -465,7 +465,7 @@ class Claim:
             data = {k: v for k, v in given.items() if v is not None and v != ()}
         if not isinstance(data, Mapping):
             raise ClaimError(name, f"must be an object with best and/or value, got {type(data).__name__}")
-        unknown = sorted(set(data) - {"best", "value", "unique"})
+        unknown = unknown_keys(data, ("best", "value", "unique"))
         if unknown:
             raise ClaimError(f"{name}.{unknown[0]}", f"unknown field {unknown[0]!r} (a claim has best, value, unique)")
         # a field given as null (or best as []) claims nothing: an error, not silently
@@ -645,7 +645,7 @@ def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:
         raise ClaimError("claim", "required: what the puzzle claims (best and/or value)")
     nested = "position" in data
     if nested:
-        extra = sorted(set(data) - {"position", "claim"})
+        extra = unknown_keys(data, ("position", "claim"))
         if extra:
             raise PositionError(extra[0], f"unknown field {extra[0]!r} (a puzzle has position and claim)")
         fields = data["position"]

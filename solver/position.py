@@ -12,7 +12,7 @@ from typing import Any
 
 from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json
+from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json, unknown_keys
 from .games import Rules, game_of
 from .games.jass import Putz
 
@@ -56,7 +56,7 @@ class Position:
         game = game_of(data)
         if game.name == "besigue":
             raise PositionError("game", "a Bésigue position is a solver.BesiguePosition (or use solver.load_position)")
-        unknown = sorted(set(data) - KNOWN_FIELDS)
+        unknown = unknown_keys(data, KNOWN_FIELDS)
         if unknown:
             raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
         options = game.check_options(data.get("options", {}))

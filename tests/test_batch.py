@@ -4,16 +4,18 @@ items taken as needed, an early stop."""
 from __future__ import annotations
 
 import itertools
+import random
 import threading
 import time
 from typing import Any
 
 import pytest
 
-from solver import PlisError, analyse, analyse_many
+from solver import PlisError, Result, analyse, analyse_many
 from solver.batch import AHEAD, ordered_map
 from solver.errors import CardError, OptionError
 
+from .besigue_random import random_deal
 from .test_cli import BAD_CARD, SECOND, comparable
 from .test_features import EXAMPLE, deal_of
 
@@ -134,3 +136,48 @@ def test_an_exception_of_the_items_is_raised_in_its_place() -> None:
     assert [next(answers) for _ in range(3)] == [0, 1, 2]
     with pytest.raises(OSError, match="went away"):
         next(answers)
+
+
+def test_a_stop_of_fn_is_an_error_not_the_end_of_the_answers() -> None:
+    """With one job, a StopIteration of fn's used to end the answers early, unseen."""
+
+    def stop_on_two(n: int) -> int:
+        if n == 2:
+            raise StopIteration
+        return n
+
+    for jobs in (1, 2):
+        answers = ordered_map(stop_on_two, range(5), jobs)
+        assert [next(answers), next(answers)] == [0, 1]
+        with pytest.raises(RuntimeError):
+            next(answers)
+
+
+@pytest.mark.parametrize("how", ["close", "break"])
+def test_an_early_stop_stops_the_searches_running(how: str) -> None:
+    """Whole Bésigue deals are beyond exact search: stopping the batch used to wait
+    for them, that is for ever; now it cancels them."""
+    endless = [random_deal(random.Random(seed)).to_dict() for seed in range(4)]
+    quick = {"game": "belote", "trump": "H", "hands": ["HJ H9", "HT HK", "HQ H8", "H7 SJ"], "tricks": [3, 3]}
+    done = threading.Event()
+
+    def consume() -> None:
+        results = analyse_many([quick, *endless], jobs=2)
+        for result in results:
+            assert isinstance(result, Result) and result.exact
+            if how == "break":
+                break
+            results.close()
+        done.set()
+
+    threading.Thread(target=consume, daemon=True).start()
+    assert done.wait(30), "the stop waited for the searches"
+
+
+def test_the_callers_own_engine_is_not_cancelled_by_a_stop() -> None:
+    """With one job the positions are searched in the caller's thread, on its engines."""
+    position = {"game": "belote", "trump": "H", "hands": ["HJ H9", "HT HK", "HQ H8", "H7 SJ"], "tricks": [3, 3]}
+    results = analyse_many([position, position], jobs=1)
+    next(results)
+    results.close()
+    assert analyse(position).exact and analyse(position).limit is None

@@ -286,3 +286,14 @@ def test_a_cancel_between_two_engine_searches_stops_the_solve() -> None:
     outcome = solve_besigue(position, engine, all_moves=True)
     assert engine.searches == 1 and outcome.limit == "cancelled"
     assert sum(v is not None for v in outcome.values.values()) <= 1
+
+
+def test_a_hint_names_a_move_when_its_limit_is_spent_before_the_search() -> None:
+    """The first look a trick ahead runs past the limit (a few hundred nodes), so that
+    a time limit spent on the engine's set-up still gets a move, as in the card games."""
+    for seed in range(5):
+        deal = random_deal(random.Random(seed))
+        found = hint(deal, time_limit=1e-9, engine=BesigueEngine(1))
+        assert not found.exact and found.limit == "time" and found.value is None
+        assert len(found.best) == 1 and found.best[0] in {str(m) for m in deal.legal_moves()}
+        assert found.estimate is not None

@@ -108,7 +108,8 @@ def test_json_nested_too_deeply_a_list_and_a_byte_order_mark(tmp_path: Path, cap
                                    "message": "not valid JSON here: nested too deeply"}
     assert answers[2]["error"]["reason"] == "INVALID_POSITION" and "JSON object, got list" in answers[2]["error"]["message"]
     # a number past Python's digits limit: was an INTERNAL error
-    assert answers[4]["error"]["reason"] == "INVALID_JSON" and "4300 digits" in answers[4]["error"]["message"]
+    assert answers[4]["error"]["reason"] == "INVALID_JSON"
+    assert "5,000 digits (at most 4,300 are read)" in answers[4]["error"]["message"]
     assert "3 of 5 lines failed" in err
 
 
@@ -138,7 +139,7 @@ def test_a_key_given_twice_is_the_lines_error_not_the_last_value_taken(
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
     status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))
-    assert status == 2 and not out and "--jobs: 1000000 threads with a table of 64 MB" in err
+    assert status == 2 and not out and "--jobs: 1000000 threads with tables of up to 81 MB" in err
 
 
 @pytest.mark.parametrize(
@@ -550,3 +551,114 @@ def test_pretty_shows_the_estimates_of_a_limited_search(tmp_path: Path, capsys: 
     assert any("~" in line and "[" in line for line in out)  # a move's estimate beside its bounds
     status, out, _ = run(capsys, "hint", "--pretty", "--time-limit", "0.2", source)
     assert status == 0 and any("; estimated " in line for line in out)
+
+
+# --- input and output that fail ------------------------------------------------------
+
+
+def _plis_in_shell(redirects: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """plis run by a shell with its streams redirected (`2>&-`: stderr closed)."""
+    command = " ".join(["'" + part.replace("'", "'\\''") + "'" for part in [*PLIS, *args]])
+    return subprocess.run(["sh", "-c", f"{command} {redirects}"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_results_that_cannot_be_written_end_with_a_message_not_a_traceback(tmp_path: Path, jobs: str) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE] * 3)
+    done = _plis_in_shell("> /dev/full", "hint", "--jobs", jobs, str(source))
+    assert done.returncode == 3 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("plis: cannot write the results: No space left on device")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_reader_that_goes_away_ends_plis_even_while_its_input_stays_open(jobs: str) -> None:
+    """`plis hint` fed by an app that stops reading: it used to wait for the next line
+    (or the end of the input) before it could end, and took no Ctrl-C meanwhile."""
+    command = [*PLIS, "hint", "--jobs", jobs]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    ) as child:
+        assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+        try:
+            child.stdin.write(json.dumps(EXAMPLE) + "\n")
+            child.stdin.flush()
+            assert json.loads(child.stdout.readline())["best"] == ["S8"]
+            child.stdout.close()
+            child.stdin.write(json.dumps(EXAMPLE) + "\n")  # its answer finds no reader
+            child.stdin.flush()
+            assert child.wait(30) == 3  # the input still open
+        finally:
+            child.kill()
+        assert child.stderr.read() == ""  # quietly, as `| head` expects
+
+
+def test_closed_standard_streams(tmp_path: Path) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD])
+    done = _plis_in_shell("2>&-", "hint", str(source))  # the results were lost without a word
+    assert done.returncode == 1 and [json.loads(line).get("best") for line in done.stdout.splitlines()] == [["S8"], None]
+    done = _plis_in_shell(">&-", "hint", str(source))
+    assert done.returncode == 2 and done.stderr == "plis: cannot write the results: there is no standard output\n"
+    done = _plis_in_shell("<&-", "hint")
+    assert done.returncode == 2 and done.stderr == "plis: cannot read the positions: there is no standard input\n"
+    done = _plis_in_shell("2>&- >&-", "hint", "/no/such/file")  # the message was written into the results
+    assert done.returncode == 2 and done.stdout == ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/mem: Linux")
+def test_a_file_that_cannot_be_read_ends_with_a_message_not_a_traceback() -> None:
+    done = subprocess.run([*PLIS, "hint", "/proc/self/mem"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 3 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("plis: cannot read /proc/self/mem: Input/output error")
+
+
+def test_a_pretty_report_writes_a_field_no_encoding_can(tmp_path: Path) -> None:
+    """A key written as a lone surrogate escape: the report quotes it in its error and
+    used to stop the batch with a UnicodeEncodeError."""
+    source = write_lines(tmp_path / "in.jsonl", ['{"game": "belote", "\\ud800": 1}', EXAMPLE])
+    done = subprocess.run([*PLIS, "hint", "--pretty", str(source)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "line 1: error in \\ud800: unknown field" in done.stdout and "play S8: value -96" in done.stdout
+
+
+def test_a_lone_carriage_return_does_not_end_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON takes a carriage return as whitespace: a file's line was split at one (not
+    standard input's)."""
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(json.dumps(EXAMPLE).replace(", ", ",\r ").encode() + b"\r\n" + json.dumps(SECOND).encode() + b"\n")
+    status, out, _ = run(capsys, "hint", str(source))
+    assert status == 0 and [json.loads(line)["best"] for line in out] == [["S8"], ["S8"]]
+
+
+def test_a_line_too_long_is_its_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.cli import LONGEST_LINE
+
+    long = json.dumps({**EXAMPLE, "padding": "x" * LONGEST_LINE})
+    source = write_lines(tmp_path / "in.jsonl", [long, EXAMPLE])
+    status, out, _ = run(capsys, "hint", str(source))
+    assert status == 1 and json.loads(out[0])["error"] == {
+        "field": "position", "reason": "INVALID_JSON", "message": f"longer than {LONGEST_LINE:,} characters",
+    }  # fmt: skip
+    assert json.loads(out[1])["best"] == ["S8"]
+
+
+@pytest.mark.parametrize("command", ["analyse", "hint", "play-analysis", "trumps"])
+def test_an_objective_not_the_games_names_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    line = {"game": "belote", "trump": "H", "deal": deal_of("belote", 2), "played": []}
+    source = write_lines(tmp_path / "in.jsonl", [line])
+    status, out, _ = run(capsys, command, "--objective", "bogus", str(source))
+    error = json.loads(out[0])["error"]
+    assert status == 1 and error["field"] == "--objective" and "bogus" in error["message"]
+    # the line's own objective is still the line's
+    source = write_lines(tmp_path / "in.jsonl", [{**line, "objective": "bogus"}])
+    status, out, _ = run(capsys, command, str(source))
+    assert status == 1 and json.loads(out[0])["error"]["field"] == "objective"
+
+
+def test_an_option_is_not_taken_from_its_first_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
+    with pytest.raises(SystemExit) as info:
+        main(["hint", "--time", "1", str(source)])
+    assert info.value.code == 2 and "unrecognized arguments: --time" in capsys.readouterr().err

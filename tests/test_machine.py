@@ -110,7 +110,7 @@ def test_a_containers_memory_limit_bounds_the_table_and_the_threads(monkeypatch:
         analyse({"game": "belote", "trump": "H", "hands": ["HJ", "H9", "HA", "HT"], "tricks": [4, 3]}, tt_megabytes=200)
     assert error.value.field == "tt_megabytes"
     assert check_jobs(2, table=50) == 2
-    with pytest.raises(OptionError, match="3 threads with a table of 50 MB") as error:
+    with pytest.raises(OptionError, match="3 threads with tables of up to 50 MB") as error:
         check_jobs(3, table=50)
     assert error.value.field == "jobs"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -330,7 +331,10 @@ def test_play_illegal_move():
         (b'{"game": "\xff"}', "not UTF-8 text (byte 11)"),
         (None, "expected JSON text (str or bytes), got NoneType"),
         ('{"game": ', "not valid JSON"),
-        ('{"game": "belote", "tricks": [' + "9" * 5000 + "]}", "Exceeds the limit (4300 digits)"),  # was a bare ValueError
+        # was a bare ValueError
+        ('{"game": "belote", "tricks": [' + "9" * 5000 + "]}", "an integer of 5,000 digits (at most 4,300 are read)"),
+        ('{"game": "belote", "tricks": [NaN, 1]}', "NaN is not a JSON number"),  # read as a float, then refused as one
+        ('{"game": "belote", "tricks": [-Infinity, 1]}', "-Infinity is not a JSON number"),
     ],
 )
 def test_text_that_is_not_json_is_a_position_error(text, message):
@@ -345,7 +349,7 @@ def test_text_that_is_not_json_is_a_position_error(text, message):
         ('{"game": "belote", "trump": "H", "trump": "S"}', "trump"),  # was the last one, silently
         ('{"game": "jass", "options": {"match_bonus": 0, "match_bonus": 100}}', "options.match_bonus"),
         ('{"game": "jass", "x": [1, [{"a": 1}, {"b": 2, "b": 3}]]}', "x[1][1].b"),
-        ('{"game": "jass", "x": ' + '{"a": ' * 500 + '{"b": 1, "b": 2}' + "}" * 501, "x" + ".a" * 500 + ".b"),
+        ('{"game": "jass", "x": ' + '{"a": ' * 50 + '{"b": 1, "b": 2}' + "}" * 51, "x" + ".a" * 50 + ".b"),
     ],
 )
 def test_a_key_given_twice_is_a_position_error_naming_where_it_stands(text, field):
@@ -411,3 +415,38 @@ def test_a_finished_deal_given_by_its_moves_names_played() -> None:
     with pytest.raises(PositionError) as info:  # the same deal given by its hands
         require_a_move(Position.from_dict(position.to_dict()))
     assert info.value.field == "hands"
+
+
+def test_keys_that_are_not_strings_are_named_as_text() -> None:
+    """A dict built in Python: the error's field was the key itself (a tuple), or a
+    TypeError where keys of two kinds could not be sorted."""
+    for data, field in (({"game": "belote", ("a",): 1}, "('a',)"), ({"game": "belote", 1: 2, "x": 3}, "1")):
+        with pytest.raises(PositionError, match="unknown field") as info:
+            Position.from_dict(data)
+        assert info.value.field == field
+
+
+def test_an_error_does_not_repeat_megabytes_of_input() -> None:
+    with pytest.raises(PlisError) as info:
+        Position.from_dict({"game": "x" * 5_000_000})
+    assert len(info.value.message) < 600 and re.search(r"\(5,000,\d{3} characters\)$", info.value.message)
+    with pytest.raises(PlisError) as info:
+        Position.from_dict({"game": "belote", "trump": "H", "x" * 1_000_000: 1})
+    assert len(info.value.field) < 250 and len(str(info.value)) < 900
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "message"),
+    [
+        ({"time_limit": 10**400}, "time_limit", "a float can hold"),  # was an OverflowError
+        ({"node_limit": 10**5000}, "node_limit", "thousands of digits"),  # was Python's ValueError about digits
+        ({"tt_megabytes": 10**5000}, "tt_megabytes", "thousands of digits"),
+    ],
+)
+def test_numbers_too_large_to_use_are_option_errors(options: dict[str, Any], field: str, message: str) -> None:
+    from solver import analyse
+
+    position = {"game": "belote", "trump": "H", "hands": ["HJ", "H9", "HA", "HT"], "tricks": [3, 4]}
+    with pytest.raises(OptionError, match=message) as info:
+        analyse(position, **options)
+    assert info.value.field == field
