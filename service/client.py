@@ -19,6 +19,7 @@ timeout.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -30,7 +31,7 @@ from google.rpc import error_details_pb2, status_pb2
 from solver.analysis import Hint, Result
 from solver.besigue import BesiguePosition
 from solver.cards import Card
-from solver.errors import PlisError, above_zero
+from solver.errors import OptionError, PlisError, above_zero
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first, start_of_deal
 from solver.position import Position
 
@@ -107,6 +108,10 @@ class _Base:
     ) -> None:
         self.address = address
         self.timeout = check_timeout(timeout)
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            raise OptionError("retries", f"must be a whole number of retries, 0 or more; got {retries!r}")
+        if isinstance(backoff, bool) or not isinstance(backoff, (int, float)) or not 0 <= backoff < math.inf:
+            raise OptionError("backoff", f"must be a number of seconds, 0 or more; got {backoff!r}")
         self.retries = retries
         self.backoff = backoff
         self.metadata: tuple[tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
@@ -488,8 +493,9 @@ class AsyncClient(_Base):
         last: grpc.RpcError | None = None
         for left, wait in self._delays(self._timeout(timeout)):
             answered = False
+            call = self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata)
             try:
-                async for message in self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata):
+                async for message in call:
                     answered = True
                     yield self._batch_item(message, sent)
                 return
@@ -501,6 +507,10 @@ class AsyncClient(_Base):
                     raise
                 last = exc
                 await asyncio.sleep(wait())
+            finally:
+                # a caller that stops reading (a break, aclose) ends the call: the server
+                # would otherwise go on solving the batch for nobody
+                call.cancel()
         if last is not None:
             raise last
 

@@ -7,12 +7,14 @@ import argparse
 import ipaddress
 import math
 import os
+import re
 from dataclasses import dataclass, replace
 
 from solver.analysis import DEFAULT_TT_MEGABYTES  # the library's Bésigue table
 from solver.machine import memory_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
+LEAST_WORKER_MEGABYTES = 2  # 1 MB for each of a worker's two tables
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -70,6 +72,9 @@ class ServerConfig:
 
 
 def is_loopback(address: str) -> bool:
+    """Whether only this machine can reach `address` (a `unix:` socket too)."""
+    if address.startswith("unix:"):
+        return True
     host = address.rsplit(":", 1)[0].strip("[]")
     if host in ("localhost", ""):
         return host == "localhost"
@@ -112,7 +117,9 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--tls-cert", metavar="FILE", help="PEM certificate chain: serve over TLS (with --tls-key)")
     cmd.add_argument("--tls-key", metavar="FILE", help="PEM private key of --tls-cert")
     cmd.add_argument(
-        "--token-file", metavar="FILE", help="require `authorization: Bearer <token>` with the token in FILE (or set PLIS_TOKEN)"
+        "--token-file",
+        metavar="FILE",
+        help="require `authorization: Bearer <token>`, the token in FILE (else PLIS_TOKEN's, if set)",
     )
     cmd.add_argument(
         "--grace",
@@ -148,11 +155,35 @@ def check_address(address: str) -> None:
         raise ValueError(f"--address must be HOST:PORT with a port from 0 to 65535 (or unix:PATH), got {address!r}")
 
 
+# what a token may hold: visible ASCII (gRPC metadata carries no other), no blanks
+TOKEN_CHARACTERS = re.compile(r"[\x21-\x7e]+")
+
+
+def read_token(token_file: str | None) -> str | None:
+    """The token calls must carry: `--token-file`'s, else PLIS_TOKEN's (unset or blank:
+    none), either stripped of blanks around it.  A file that holds none is an error,
+    not a server open to all."""
+    if token_file:
+        try:
+            with open(token_file, encoding="utf-8") as f:
+                token, source = f.read().strip(), f"--token-file {token_file}"
+        except OSError as exc:
+            raise ValueError(f"--token-file {token_file}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"--token-file {token_file}: not UTF-8 text") from None
+        if not token:
+            raise ValueError(f"--token-file {token_file} is empty: the server would take calls from anyone")
+    else:
+        token, source = os.environ.get("PLIS_TOKEN", "").strip(), "PLIS_TOKEN"
+        if not token:
+            return None
+    if not TOKEN_CHARACTERS.fullmatch(token):
+        raise ValueError(f"{source}: a token is one word of visible ASCII characters (what gRPC metadata can carry)")
+    return token
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    token = os.environ.get("PLIS_TOKEN") or None
-    if args.token_file:
-        with open(args.token_file, encoding="utf-8") as f:
-            token = f.read().strip() or None
+    token = read_token(args.token_file)
     if args.workers < 0:
         raise ValueError(f"--workers must be 0 (one per core) or more, got {args.workers}")
     for flag in ("tt_memory_mb", "max_batch", "max_pending", "processes"):
@@ -161,6 +192,12 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     memory = memory_megabytes()
     if args.tt_memory_mb > memory:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory this process may use ({memory} MB)")
+    workers = args.workers or usable_cores()
+    if args.tt_memory_mb < LEAST_WORKER_MEGABYTES * workers:
+        raise ValueError(
+            f"--tt-memory-mb {args.tt_memory_mb} is too little for {workers} workers: each needs at least "
+            f"{LEAST_WORKER_MEGABYTES} MB (a table for the card games and one for Bésigue)"
+        )
     if not 0 <= args.grace < math.inf:  # NaN too
         raise ValueError(f"--grace must be a number of seconds, 0 or more, got {args.grace}")
     check_address(args.address)

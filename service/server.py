@@ -40,6 +40,7 @@ import hmac
 import logging
 import math
 import multiprocessing
+import os
 import queue
 import signal
 import socket
@@ -192,6 +193,9 @@ class Guard:
         engines: EnginePool | None = None,
     ) -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
+        # a request with a time limit that the deadline cuts short answers by then, for
+        # all its searches (a trump table's later trumps too: inexact, not too late)
+        self.answer_by = None if deadline is None else deadline - min(ANSWER_MARGIN, (deadline - time.monotonic()) / 5)
         self.tt_megabytes = tt_megabytes
         self.besigue_tt_megabytes = besigue_tt_megabytes
         # the server's engines (None: each thread's own, of `tt_megabytes`), and those
@@ -269,14 +273,12 @@ class Guard:
 
     def own_end(self, started: float, time_limit: float | None) -> float | None:
         """When a search with `time_limit` started at `started` (time.monotonic) stops
-        and answers: at its limit, or a margin before the call's deadline if that comes
-        first (an inexact answer, as the limit gives, rather than DEADLINE_EXCEEDED)."""
+        and answers: at its limit, or `answer_by` if that comes first (an inexact
+        answer, as the limit gives, rather than DEADLINE_EXCEEDED)."""
         if not time_limit:
             return None
         end = started + time_limit
-        if self.deadline is not None:
-            end = min(end, self.deadline - min(ANSWER_MARGIN, (self.deadline - started) / 5))
-        return end
+        return end if self.answer_by is None else min(end, self.answer_by)
 
     def check(self) -> None:
         if self._cancelled.is_set():
@@ -616,14 +618,18 @@ class SolverServicer(pb_grpc.SolverServicer):
                     running.add(future)
                     next_index += 1
                 done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                ended: Exception | None = None  # every answer done is sent before the call ends
                 for future in done:
                     try:
                         answer = future.result()
-                    except DeadlineReached:
-                        await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the batch was done")
-                    except Cancelled as exc:
-                        await _abort_cancelled(context, exc)
+                    except (DeadlineReached, Cancelled) as exc:
+                        ended = ended or exc
+                        continue
                     yield answer
+                if isinstance(ended, DeadlineReached):
+                    await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the batch was done")
+                elif isinstance(ended, Cancelled):
+                    await _abort_cancelled(context, ended)
         finally:
             guard.cancel()
             self.guards.discard(guard)
@@ -645,13 +651,15 @@ class TokenInterceptor(grpc.aio.ServerInterceptor):
     """Lets a call through only with `authorization: Bearer <token>` metadata."""
 
     def __init__(self, token: str) -> None:
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
 
     def _allowed(self, metadata: Any) -> bool:
         for key, value in metadata or ():
             if key == "authorization":
                 given = value.encode() if isinstance(value, str) else bytes(value)
-                return hmac.compare_digest(given, self._expected)
+                scheme, _, token = given.partition(b" ")
+                # the scheme's case does not matter (RFC 7235); the token's does
+                return scheme.lower() == b"bearer" and hmac.compare_digest(token, self._expected)
         return False
 
     async def intercept_service(
@@ -751,13 +759,32 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
 # --- starting and stopping ------------------------------------------------------------------------
 
 
-def check_tls_files(cert: str, key: str) -> None:
+def check_tls_files(cert: str | None, key: str | None) -> None:
     """A ValueError naming the file unless `cert` and `key` are a PEM certificate and its
-    key (gRPC would only say that it failed to bind the address)."""
+    unencrypted key, or both None (gRPC would only say that it failed to bind the
+    address, and would not ask for a passphrase)."""
+    if cert is None and key is None:
+        return
+    if cert is None or key is None:
+        raise ValueError("TLS needs both a certificate and a key file (--tls-cert and --tls-key)")
+    for flag, path in (("--tls-cert", cert), ("--tls-key", key)):
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            raise ValueError(f"{flag} {path}: {exc.strerror}") from None
+    asked = []
+
+    def no_passphrase() -> bytes:  # (else OpenSSL would prompt on the terminal)
+        asked.append(True)
+        return b""
+
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     try:
-        context.load_cert_chain(cert, key)
+        context.load_cert_chain(cert, key, password=no_passphrase)
     except ssl.SSLError as exc:
+        if asked:
+            raise ValueError(f"--tls-key {key}: the key is encrypted; give it without a passphrase") from None
         why = exc.reason or "unreadable"
         raise ValueError(f"--tls-cert {cert} and --tls-key {key}: not a PEM certificate and its key ({why})") from None
 
@@ -777,8 +804,7 @@ class PlisServer:
 
     @classmethod
     async def start(cls, config: ServerConfig) -> PlisServer:
-        if bool(config.tls_cert) != bool(config.tls_key):
-            raise ValueError("TLS needs both a certificate and a key file")
+        check_tls_files(config.tls_cert, config.tls_key)
         self = cls(config)
         pb_grpc.add_SolverServicer_to_server(self.servicer, self.server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
@@ -786,7 +812,6 @@ class PlisServer:
         reflection.enable_server_reflection(names, self.server)
         try:
             if config.tls_cert and config.tls_key:
-                check_tls_files(config.tls_cert, config.tls_key)
                 with open(config.tls_key, "rb") as key, open(config.tls_cert, "rb") as cert:
                     credentials = grpc.ssl_server_credentials([(key.read(), cert.read())])
                 self.port = self.server.add_secure_port(config.address, credentials)
@@ -864,29 +889,45 @@ class BackgroundServer:
         self.stop()
 
 
-async def serve(config: ServerConfig, announce: bool = True, ready: Any = None) -> None:
+async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, parent: int | None = None) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully.
 
     `announce`: say on stderr where it serves; `ready`: a queue told the port once
-    serving (the processes of `serve_processes`).
+    serving, and `parent`: the process that, if it ends, ends this one too (the
+    processes of `serve_processes`).
     """
-    running = await PlisServer.start(config)
-    host = config.address.rsplit(":", 1)[0]
-    if announce:
-        print(f"plis: serving {SERVICE_NAME} on {host}:{running.port} ({describe(config)})", file=sys.stderr, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before the start: a Ctrl-C meanwhile stops it quietly
         try:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread, Windows
             pass
+    running = await PlisServer.start(config)
+    host = config.address.rsplit(":", 1)[0]
+    if announce:
+        print(f"plis: serving {SERVICE_NAME} on {host}:{running.port} ({describe(config)})", file=sys.stderr, flush=True)
     if ready is not None:
         ready.put(running.port)
+    if parent is not None:
+        watch = asyncio.ensure_future(_watch_parent(parent, stop))
     await stop.wait()
+    if parent is not None:
+        watch.cancel()
     if announce:
         print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
     await running.stop()
+
+
+async def _watch_parent(parent: int, stop: asyncio.Event) -> None:
+    """Sets `stop` once `parent` has ended (this process is then another's child): a
+    server process must not go on serving, orphaned, after its parent was killed."""
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_WATCH_SECONDS)
+    stop.set()
+
+
+PARENT_WATCH_SECONDS = 0.5
 
 
 def describe(config: ServerConfig, processes: int = 1) -> str:
@@ -897,24 +938,37 @@ def describe(config: ServerConfig, processes: int = 1) -> str:
     return f"{security}; {each}{workers}, {tables}"
 
 
-def _process_main(config: ServerConfig, ready: Any) -> None:
+def _process_main(config: ServerConfig, ready: Any, parent: int) -> None:
     """One of the processes of `serve_processes` (started by multiprocessing's spawn)."""
     try:
-        asyncio.run(serve(config, announce=False, ready=ready))
+        asyncio.run(serve(config, announce=False, ready=ready, parent=parent))
     except KeyboardInterrupt:  # pragma: no cover - ^C before the loop took the signal
         pass
+    except (OSError, ValueError, RuntimeError) as exc:  # as serve_command says it, once (the parent stops)
+        print(f"plis serve: {exc}", file=sys.stderr, flush=True)
+        sys.exit(2)
 
 
 @contextlib.contextmanager
 def _reserved_port(host: str, port: int) -> Iterator[int]:
     """Hold `host`:`port` (port 0: a free one) with SO_REUSEPORT, so that the server
-    processes can all bind it and nobody else can take it meanwhile."""
-    family = socket.getaddrinfo(host.strip("[]") or None, port, type=socket.SOCK_STREAM)[0][0]
+    processes can all bind it and nobody else can take it meanwhile.  The port is
+    first bound without SO_REUSEPORT, so that one a server holds is refused, even one
+    whose processes would share it (as a single server's bind would be)."""
+    address = host.strip("[]")
+    family = socket.getaddrinfo(address or None, port, type=socket.SOCK_STREAM)[0][0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (closed connections do not count)
+        try:
+            probe.bind((address, port))
+        except OSError as exc:
+            raise OSError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        port = int(probe.getsockname()[1])
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((host.strip("[]"), port))
-        yield int(sock.getsockname()[1])
+        sock.bind((address, port))
+        yield port
     finally:
         sock.close()
 
@@ -928,35 +982,44 @@ def serve_processes(config: ServerConfig) -> int:
     """
     if not hasattr(socket, "SO_REUSEPORT"):
         raise OSError("--processes needs SO_REUSEPORT (Linux)")
+    if config.address.startswith("unix:"):
+        raise ValueError("--processes needs a HOST:PORT address: processes cannot share a unix socket")
+    check_tls_files(config.tls_cert, config.tls_key)  # once, here, rather than by every process
     host, _, port_text = config.address.rpartition(":")
     context = multiprocessing.get_context("spawn")
     with _reserved_port(host, int(port_text)) as port:
         child = config.per_process(f"{host}:{port}")
         ready = context.Queue()
         processes = [
-            context.Process(target=_process_main, args=(child, ready), name=f"plis-serve-{i}") for i in range(config.processes)
+            context.Process(target=_process_main, args=(child, ready, os.getpid()), name=f"plis-serve-{i}")
+            for i in range(config.processes)
         ]
-        stop = threading.Event()
+        # a plain flag: a signal handler must not take a lock (threading.Event's could
+        # be held by the thread it interrupts, and wait for ever)
+        signals: list[int] = []
         for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
+            signal.signal(sig, lambda number, _frame: signals.append(number))
         for process in processes:
             process.start()
-        try:
-            for _ in processes:
-                ready.get(timeout=120)
-        except queue.Empty:
-            stop.set()
-        else:
+        started = 0
+        while started < len(processes) and not signals and all(p.is_alive() for p in processes):
+            with contextlib.suppress(queue.Empty):
+                ready.get(timeout=0.2)
+                started += 1
+        if started == len(processes):
             print(
                 f"plis: serving {SERVICE_NAME} on {host}:{port} ({describe(child, config.processes)})",
                 file=sys.stderr,
                 flush=True,
             )
-        while not stop.wait(0.2):
+        while not signals:
             if not all(p.is_alive() for p in processes):
-                print("plis: a server process ended; stopping the others", file=sys.stderr, flush=True)
+                if started == len(processes):
+                    print("plis: a server process ended; stopping the others", file=sys.stderr, flush=True)
                 break
-        print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
+            time.sleep(0.2)
+        if started == len(processes) or signals:
+            print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
         for process in processes:
             if process.is_alive():
                 process.terminate()  # SIGTERM: each shuts down gracefully
@@ -964,6 +1027,8 @@ def serve_processes(config: ServerConfig) -> int:
             process.join(config.grace + 10)
             if process.is_alive():
                 process.kill()
+    if started < len(processes) and not signals:
+        return 2  # a process could not start (it said why)
     return 0 if all(p.exitcode == 0 for p in processes) else 1
 
 
@@ -987,6 +1052,9 @@ def serve_command(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RuntimeError) as exc:
         print(f"plis serve: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # a Ctrl-C before the server took its signals
+        print("plis serve: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -9,6 +9,7 @@ import asyncio
 import gc
 import itertools
 import logging
+import math
 import os
 import random
 import re
@@ -543,6 +544,12 @@ def test_a_request_with_a_time_limit_answers_before_its_deadline(client: Client)
     result = client.analyse(deal, time_limit=5.0, timeout=0.4)  # some 2 s
     assert time.monotonic() - started < 0.4
     assert not result.exact and result.limit == "time"
+    # a trump table's searches all end by then: the first took the time up to the
+    # margin, and the next ones found the deadline passed (DEADLINE_EXCEEDED)
+    started = time.monotonic()
+    table = client.trump_table({"game": "jass", "deal": deal_of("jass", 5, "H")}, time_limit=5.0, timeout=1.0)
+    assert time.monotonic() - started < 1.0
+    assert not table.exact and len(table.entries) == 6 and any(e.value is None for e in table.entries)
     # without a time limit the deadline still ends the call: test_a_deadline_stops_a_hard_search
 
 
@@ -575,6 +582,34 @@ def test_a_cancelled_call_stops_its_search(deep: Any, wait: float, most: float) 
             with Client(one.address) as c:
                 assert c.hint(EXAMPLE).best == ("S8",)  # waits for the only worker
             assert time.monotonic() - started < most
+
+
+def test_an_async_batch_left_early_stops_its_searches() -> None:
+    """A caller breaking out of `AsyncClient.analyse_batch` used to leave the server
+    solving the rest of the batch for nobody."""
+
+    async def main(address: str) -> float:
+        async with AsyncClient(address, timeout=60) as c:
+            batch = c.analyse_batch([EXAMPLE, deep_besigue(), deep_besigue()])
+            async for index, _answer in batch:
+                assert index == 0
+                break
+            await batch.aclose()  # type: ignore[attr-defined]
+            await asyncio.sleep(0.3)  # into the deep search, if it goes on
+            started = time.monotonic()
+            assert (await c.hint(EXAMPLE, timeout=20)).best == ("S8",)  # waits for the only worker
+            return time.monotonic() - started
+
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)) as one:
+        assert asyncio.run(main(one.address)) < 2
+
+
+def test_the_client_checks_its_retries_and_backoff() -> None:
+    for settings, field in (({"retries": -1}, "retries"), ({"retries": 2.5}, "retries"), ({"backoff": -1}, "backoff"),
+                            ({"backoff": math.nan}, "backoff")):  # fmt: skip
+        with pytest.raises(OptionError) as info:
+            Client("localhost:1", **settings)
+        assert info.value.field == field
 
 
 def test_a_cancel_reaches_every_search_of_the_call() -> None:
@@ -940,6 +975,128 @@ def test_plis_serve_starts_and_stops_gracefully(processes: int) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def _serve_process(*argv: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "serve", *argv],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        cwd=ROOT,
+    )
+
+
+def test_a_second_server_of_processes_cannot_share_a_port_in_use() -> None:
+    """With SO_REUSEPORT, a second `--processes` server used to take part of the first
+    one's calls (and answer them without its token)."""
+    first = _serve_process("--address", "localhost:0", "--workers", "2", "--processes", "2", "--grace", "0")
+    try:
+        assert first.stderr is not None
+        port = re.search(r"localhost:(\d+)", first.stderr.readline())
+        assert port
+        second = _serve_process("--address", f"localhost:{port.group(1)}", "--workers", "2", "--processes", "2")
+        assert second.wait(60) == 2
+        assert second.stderr is not None and f"cannot listen on localhost:{port.group(1)}" in second.stderr.read()
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(30) == 0
+
+
+def test_processes_that_cannot_start_end_the_server_at_once(tmp_path: Path) -> None:
+    """A bad TLS file: each process used to print a traceback, and the parent waited
+    two minutes for them."""
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    started = time.monotonic()
+    process = _serve_process("--address", "localhost:0", "--processes", "2", "--tls-cert", str(junk), "--tls-key", str(junk))
+    assert process.wait(60) == 2 and time.monotonic() - started < 30
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert "not a PEM certificate and its key" in err and "Traceback" not in err
+
+
+def test_the_processes_end_with_their_parent() -> None:
+    process = _serve_process("--address", "localhost:0", "--workers", "2", "--processes", "2", "--grace", "0")
+    assert process.stderr is not None
+    port = re.search(r"localhost:(\d+)", process.stderr.readline())
+    assert port
+    process.kill()  # no time to stop the others
+    process.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("localhost", int(port.group(1)))) != 0:
+                break  # nobody serves there any more
+        time.sleep(0.2)
+    else:
+        pytest.fail("the server processes went on serving without their parent")
+
+
+@pytest.mark.parametrize(
+    ("file_text", "env", "message"),
+    [
+        ("", None, "is empty: the server would take calls from anyone"),  # was: no token at all
+        (" \n\t\n", {"PLIS_TOKEN": "other"}, "is empty"),  # (and the file wins over PLIS_TOKEN)
+        ("t\u00f6k\n", None, "one word of visible ASCII"),  # no call could have carried it
+        ("two words\n", None, "one word of visible ASCII"),
+        (None, {"PLIS_TOKEN": "x y"}, "PLIS_TOKEN: a token is one word"),
+    ],
+)
+def test_a_token_that_cannot_guard_the_server_is_refused(
+    tmp_path: Path, file_text: str | None, env: dict[str, str] | None, message: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from service.server import main as serve_main
+
+    for name, value in (env or {}).items():
+        monkeypatch.setenv(name, value)
+    argv = ["--address", "localhost:0"]
+    if file_text is not None:
+        (tmp_path / "token").write_text(file_text)
+        argv += ["--token-file", str(tmp_path / "token")]
+    assert serve_main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_token_scheme_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.config import read_token
+    from service.server import TokenInterceptor
+
+    guard = TokenInterceptor("s3cret")
+    assert guard._allowed([("authorization", "bearer s3cret")]) and guard._allowed([("authorization", "BEARER s3cret")])
+    assert not guard._allowed([("authorization", "Bearer S3CRET")]) and not guard._allowed([("authorization", "Basic s3cret")])
+    assert not guard._allowed([("authorization", "s3cret")]) and not guard._allowed([])
+    for value, token in ((" tok\n", "tok"), ("", None), (" \t", None)):  # PLIS_TOKEN's blanks were kept
+        monkeypatch.setenv("PLIS_TOKEN", value)
+        assert read_token(None) == token
+    monkeypatch.delenv("PLIS_TOKEN")
+    assert read_token(None) is None
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a key")
+def test_tls_files_are_named_and_an_encrypted_key_refused(tmp_path: Path) -> None:
+    from service.server import check_tls_files
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-passout", "pass:secret", "-days", "1", "-subj", "/CN=localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="the key is encrypted; give it without a passphrase"):
+        check_tls_files(str(cert), str(key))  # it used to ask for the passphrase on the terminal
+    with pytest.raises(ValueError, match=f"--tls-key {tmp_path}/none.pem: No such file"):
+        check_tls_files(str(cert), str(tmp_path / "none.pem"))
+    with pytest.raises(ValueError, match="both a certificate and a key"):
+        check_tls_files(str(cert), None)
+
+
+def test_each_worker_needs_two_megabytes(capsys: pytest.CaptureFixture[str]) -> None:
+    from service.server import main as serve_main
+
+    assert serve_main(["--address", "localhost:0", "--workers", "1000"]) == 2  # 256 MB for 1,000 workers
+    assert "too little for 1000 workers: each needs at least 2 MB" in capsys.readouterr().err
 
 
 # --- the generated code and the README ------------------------------------------------------------------
