@@ -181,7 +181,7 @@ class BesiguePosition:
         tricks = _pair(data.get("tricks"), "tricks", allow_negative=False)
         hands = _marked_hands(rules, plain_hands, data.get("melded"), data.get("sevens"))
         position = cls(rules, hands, talon, trick, leader, scored, tricks, exchanged, dealer, to_declare, objective)
-        position._check("tricks" in data)
+        position._check(data.get("tricks") is not None)  # null: left out, as for scored
         if position.phase == 2:  # melded cards are simply in hand now
             position = replace(position, hands=(_strip(hands[0]), _strip(hands[1])))
         return position
@@ -218,7 +218,7 @@ class BesiguePosition:
             where = f"played[{index}]"
             if not isinstance(token, str):
                 raise IllegalMoveError(where, f"a move must be a string, got {token!r}", index)
-            is_declaration = token.strip() in DECLARATIONS or token.strip().startswith("meld:")
+            is_declaration = _keywords_lower(token) in DECLARATIONS or _keywords_lower(token).startswith("meld:")
             if position.to_declare is not None and not is_declaration:
                 implied.append(len(position.played))
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
@@ -445,7 +445,7 @@ class BesiguePosition:
             raise IllegalMoveError(field_name, f"a move must be a string, got {move!r}", index)
         if self.is_over:
             raise IllegalMoveError(field_name, f"{move}: the deal is over", index)
-        move = self._resolve(move.strip(), field_name, index)
+        move = self._resolve(_keywords_lower(move), field_name, index)
         seat = self.to_move
         played = self.played + (move,)
         if self.to_declare is not None:
@@ -573,6 +573,17 @@ class BesiguePosition:
 def _split_copies(text: str) -> list[str]:
     """Copy tokens of a meld: spaces separate cards, but not inside brackets."""
     return re.findall(r"[^\s\[\]]+(?:\[[^\]]*\])?", text)
+
+
+def _keywords_lower(move: str) -> str:
+    """`move`, stripped, its declaration word (`PASS`, `Seven`, `MELD:`) in lower case,
+    as the moves are listed: only the cards' and marks' case is read elsewhere."""
+    move = move.strip()
+    if move.lower() in DECLARATIONS:
+        return move.lower()
+    if move[:5].lower() == "meld:":
+        return "meld:" + move[5:]
+    return move
 
 
 def _written_key(move: str) -> str | None:

@@ -87,7 +87,7 @@ class Position:
         hands = _hands(rules, data["hands"], "hands")
         trick = tuple(parse_cards(_list_or_str(data.get("trick", []), "trick"), "trick"))
         leader = _seat(rules, data.get("leader", 0), "leader", required=False)
-        tricks_given = "tricks" in data
+        tricks_given = data.get("tricks") is not None  # null: left out, as for scored
         tricks = _side_ints(rules, data.get("tricks"), "tricks", allow_negative=False)
         position = cls(rules, hands, trick, leader, scored, tricks, objective)
         position._check_cards(tricks_given)

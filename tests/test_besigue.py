@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from pathlib import Path
 
 import pytest
 from solver._besigue import BesigueEngine
@@ -297,3 +298,13 @@ def test_a_hint_names_a_move_when_its_limit_is_spent_before_the_search() -> None
         assert not found.exact and found.limit == "time" and found.value is None
         assert len(found.best) == 1 and found.best[0] in {str(m) for m in deal.legal_moves()}
         assert found.estimate is not None
+
+
+def test_declaration_words_are_read_in_any_case() -> None:
+    """`PASS`, `Seven` and `MELD:` were "not a card"; cards and marks were already read in any case."""
+    examples = Path(__file__).resolve().parent.parent / "examples" / "besigue.jsonl"
+    data = json.loads(examples.read_text().splitlines()[3])
+    written = {"seven": "Seven", "meld:marriage:CK CQ": "MELD:marriage:ck cq", "pass": "PASS"}
+    shouted = {**data, "played": [written.get(move, move) for move in data["played"]]}
+    assert shouted["played"] != data["played"]
+    assert load_position(shouted).played == load_position(data).played

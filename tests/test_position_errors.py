@@ -450,3 +450,13 @@ def test_numbers_too_large_to_use_are_option_errors(options: dict[str, Any], fie
     with pytest.raises(OptionError, match=message) as info:
         analyse(position, **options)
     assert info.value.field == field
+
+
+def test_null_tricks_are_left_out_as_null_scored_is() -> None:
+    """`tricks: null` was read as zeros given, and the error blamed the hands."""
+    position = {"game": "klaverjas", "trump": "H", "declarer": 1, "hands": ["SA S7", "ST D7", "C7 C8", "SK D8"],
+                "scored": None, "tricks": None}  # fmt: skip
+    with pytest.raises(PositionError, match="required once a trick has been played") as info:
+        Position.from_dict(position)
+    assert info.value.field == "tricks"
+    assert Position.from_dict({**position, "tricks": [3, 3]}).scored == (0, 0)
