@@ -326,6 +326,7 @@ def error_from(message: pb.Error | Mapping[str, str], prefix: str = "") -> PlisE
         index = message.index if message.HasField("index") else None
     cls = ERRORS.get(reason, PlisError)
     error = IllegalMoveError(prefix + field, text, index) if cls is IllegalMoveError else cls(prefix + field, text)
+    error.index = index
     if cls is PlisError:
         error.reason = reason  # a reason this library version does not know
     return error

@@ -222,7 +222,11 @@ class BesiguePosition:
             if position.to_declare is not None and not is_declaration:
                 implied.append(len(position.played))
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
-            position = position.play(token, where, index)
+            try:
+                position = position.play(token, where, index)
+            except CardError as exc:
+                exc.index = index  # as an illegal move's error has it
+                raise
         return replace(
             position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played, deal_talon=talon,
             implied=frozenset(implied),

@@ -29,6 +29,7 @@ class PlisError(ValueError):
     """Base class: bad input. ``field`` names the part of the input at fault."""
 
     reason = "INVALID_ARGUMENT"
+    index: int | None = None  # the place in `played` of the move at fault, when replaying
 
     def __init__(self, field: str, message: str) -> None:
         # clipped: an error must not repeat megabytes of bad input back

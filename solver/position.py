@@ -108,7 +108,11 @@ class Position:
             raise PositionError("played", "must be a list of cards")
         position = start
         for index, token in enumerate(played):
-            card = Card.parse(token, f"played[{index}]")
+            try:
+                card = Card.parse(token, f"played[{index}]")
+            except CardError as exc:
+                exc.index = index  # as an illegal card's error has it
+                raise
             position = position.play(card, field_name=f"played[{index}]", index=index)
         return replace(position, deal=hands, played=tuple(position.played))
 

@@ -460,3 +460,11 @@ def test_null_tricks_are_left_out_as_null_scored_is() -> None:
         Position.from_dict(position)
     assert info.value.field == "tricks"
     assert Position.from_dict({**position, "tricks": [3, 3]}).scored == (0, 0)
+
+
+def test_a_played_token_that_is_no_card_names_its_index() -> None:
+    deal = deal_of("belote", 1)
+    first = deal[0].split()[0]
+    with pytest.raises(CardError) as info:
+        Position.from_dict({"game": "belote", "trump": "H", "deal": deal, "played": [first, "XX"]})
+    assert (info.value.field, info.value.index) == ("played[1]", 1)
