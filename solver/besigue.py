@@ -473,8 +473,10 @@ class BesiguePosition:
         same = [m for m in legal if _written_key(m) == written] if written is not None else []
         if len(same) == 1:  # the same move, its marks (or a meld's cards) in another order or case
             return same[0]
+        # written without marks: the one legal move of those cards (marks that name no
+        # copy the seat holds are an error, not dropped)
         plain = _unmarked(move)
-        fits = [m for m in legal if _unmarked(m) == plain]
+        fits = [m for m in legal if _unmarked(m) == plain] if "[" not in move else []
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from solver._besigue import BesigueEngine
 from solver import analyse, analyse_play, hint, load_position, trump_table, verify_puzzle
 from solver.besigue import BesiguePosition, reference_values
 from solver.besigue_solve import future_reach, solve_besigue
-from solver.errors import IllegalMoveError, OptionError, PositionError
+from solver.errors import CardError, IllegalMoveError, OptionError, PositionError
 from tests.besigue_random import random_deal, random_move, random_position, small_position
 
 # (hand size, talon cards left, where to stop): small positions (the rules do not depend
@@ -308,3 +309,25 @@ def test_declaration_words_are_read_in_any_case() -> None:
     shouted = {**data, "played": [written.get(move, move) for move in data["played"]]}
     assert shouted["played"] != data["played"]
     assert load_position(shouted).played == load_position(data).played
+
+
+@pytest.mark.parametrize(
+    ("move", "error", "message"),
+    [
+        ("HK[foo]", CardError, "unknown mark 'foo'"),
+        ("HA[four_kings]", IllegalMoveError, "may not play HA[four_kings] here"),
+        ("SQ[marriage]", IllegalMoveError, "may not play SQ[marriage] here"),  # the copy lies face up for besigue
+        ("SQ[besigue,marriage]", IllegalMoveError, "may not play"),
+    ],
+)
+def test_marks_that_name_no_copy_held_are_errors_not_dropped(move: str, error: type, message: str) -> None:
+    """Marks were stripped when one legal move had the card: `SQ[marriage]` was taken
+    as `SQ[besigue]`, and a puzzle claiming it held."""
+    position = load_position({
+        "game": "besigue", "trump": "H", "hands": ["HA HT HK HQ HJ C7 C8 S7 SQ", "S8 S9 D8 D9 C7 S7 D7 CJ DJ"],
+        "talon": ["C9", "D7", "S9", "H9"], "leader": 0, "tricks": [12, 9],
+        "melded": [[{"card": "SQ", "kinds": ["besigue"]}], []],
+    })  # fmt: skip
+    with pytest.raises(error, match=re.escape(message)):
+        position.play(move)
+    assert position.play("SQ").played == position.play("sq[BESIGUE]").played == ("SQ[besigue]",)
