@@ -192,16 +192,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     memory = memory_megabytes()
     if args.tt_memory_mb > memory:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory this process may use ({memory} MB)")
-    workers = args.workers or usable_cores()
-    if args.tt_memory_mb < LEAST_WORKER_MEGABYTES * workers:
-        raise ValueError(
-            f"--tt-memory-mb {args.tt_memory_mb} is too little for {workers} workers: each needs at least "
-            f"{LEAST_WORKER_MEGABYTES} MB (a table for the card games and one for Bésigue)"
-        )
     if not 0 <= args.grace < math.inf:  # NaN too
         raise ValueError(f"--grace must be a number of seconds, 0 or more, got {args.grace}")
     check_address(args.address)
-    return ServerConfig(
+    config = ServerConfig(
         address=args.address,
         workers=args.workers,
         tt_memory_mb=args.tt_memory_mb,
@@ -213,3 +207,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         grace=args.grace,
         processes=args.processes,
     )
+    if config.tt_memory_mb < LEAST_WORKER_MEGABYTES * config.worker_count:
+        raise ValueError(
+            f"--tt-memory-mb {config.tt_memory_mb} is too little for {config.worker_count} workers: each needs at least "
+            f"{LEAST_WORKER_MEGABYTES} MB (a table for the card games and one for Bésigue)"
+        )
+    return config

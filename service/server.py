@@ -984,7 +984,8 @@ def serve_processes(config: ServerConfig) -> int:
         raise OSError("--processes needs SO_REUSEPORT (Linux)")
     if config.address.startswith("unix:"):
         raise ValueError("--processes needs a HOST:PORT address: processes cannot share a unix socket")
-    check_tls_files(config.tls_cert, config.tls_key)  # once, here, rather than by every process
+    # bad TLS files end the server here, before any process starts (each checks them again)
+    check_tls_files(config.tls_cert, config.tls_key)
     host, _, port_text = config.address.rpartition(":")
     context = multiprocessing.get_context("spawn")
     with _reserved_port(host, int(port_text)) as port:
@@ -1006,7 +1007,8 @@ def serve_processes(config: ServerConfig) -> int:
             with contextlib.suppress(queue.Empty):
                 ready.get(timeout=0.2)
                 started += 1
-        if started == len(processes):
+        serving = started == len(processes)
+        if serving:
             print(
                 f"plis: serving {SERVICE_NAME} on {host}:{port} ({describe(child, config.processes)})",
                 file=sys.stderr,
@@ -1014,11 +1016,11 @@ def serve_processes(config: ServerConfig) -> int:
             )
         while not signals:
             if not all(p.is_alive() for p in processes):
-                if started == len(processes):
+                if serving:
                     print("plis: a server process ended; stopping the others", file=sys.stderr, flush=True)
                 break
             time.sleep(0.2)
-        if started == len(processes) or signals:
+        if serving or signals:
             print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
         for process in processes:
             if process.is_alive():
@@ -1027,7 +1029,7 @@ def serve_processes(config: ServerConfig) -> int:
             process.join(config.grace + 10)
             if process.is_alive():
                 process.kill()
-    if started < len(processes) and not signals:
+    if not serving and not signals:
         return 2  # a process could not start (it said why)
     return 0 if all(p.exitcode == 0 for p in processes) else 1
 

@@ -218,8 +218,7 @@ class BesiguePosition:
             where = f"played[{index}]"
             if not isinstance(token, str):
                 raise IllegalMoveError(where, f"a move must be a string, got {token!r}", index)
-            is_declaration = _keywords_lower(token) in DECLARATIONS or _keywords_lower(token).startswith("meld:")
-            if position.to_declare is not None and not is_declaration:
+            if position.to_declare is not None and not _is_declaration(_keywords_lower(token)):
                 implied.append(len(position.played))
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
             try:
@@ -463,9 +462,9 @@ class BesiguePosition:
         if move in legal:
             return move
         seat = self.to_move
-        if self.to_declare is None and (move in DECLARATIONS or move.startswith("meld:")):
+        if self.to_declare is None and _is_declaration(move):
             raise IllegalMoveError(field_name, f"{move}: seat {seat} has no declaration to make now (it plays a card)", index)
-        if self.to_declare is not None and not (move in DECLARATIONS or move.startswith("meld:")):
+        if self.to_declare is not None and not _is_declaration(move):
             raise IllegalMoveError(
                 field_name, f"{move}: seat {seat} won the trick and declares first (legal: {', '.join(legal)})", index
             )
@@ -579,6 +578,11 @@ class BesiguePosition:
 def _split_copies(text: str) -> list[str]:
     """Copy tokens of a meld: spaces separate cards, but not inside brackets."""
     return re.findall(r"[^\s\[\]]+(?:\[[^\]]*\])?", text)
+
+
+def _is_declaration(move: str) -> bool:
+    """Whether `move` (its words in lower case) is a trick winner's declaration."""
+    return move in DECLARATIONS or move.startswith("meld:")
 
 
 def _keywords_lower(move: str) -> str:

@@ -119,9 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (`plis analyse ... | head`): quietly; else say why
         quiet = isinstance(exc.__cause__, BrokenPipeError)
         _leave(EXIT_IO, None if quiet else f"plis: cannot write the results: {exc}", err)
-    except InputError as exc:
-        with contextlib.suppress(OSError):
-            out.flush()
+    except InputError as exc:  # (each answer was flushed as it was written)
         _leave(EXIT_IO, f"plis: cannot read {args.file}: {exc} (the answers before it are written)", err)
     source.close()
     return status
