@@ -13,7 +13,8 @@ a `solver.Position`) and return the library's own result classes: `Result`, `Hin
 e.g. `position.hands[1]`, `.reason` the ErrorInfo reason); any other failure raises
 the `grpc.RpcError` (DEADLINE_EXCEEDED, UNAUTHENTICATED...).  A call that finds the
 server UNAVAILABLE is retried `retries` times with exponential backoff, within its
-timeout.
+timeout; not when the TLS handshake failed (a certificate or name that does not
+match fails again the same way).
 """
 
 from __future__ import annotations
@@ -90,6 +91,10 @@ def check_timeout(timeout: Any) -> float | None:
         return None
     above_zero("timeout", timeout, "seconds", " (or None: no deadline)")
     return None if timeout >= convert.NO_LIMIT_SECONDS else float(timeout)
+
+
+# How gRPC's details of an UNAVAILABLE call (lower-cased) tell a TLS handshake failure
+TLS_FAILURES = ("handshake failed", "verification check failed", "certificate_verify_failed")
 
 
 class _Base:
@@ -201,7 +206,11 @@ class _Base:
 
     @staticmethod
     def _retryable(error: grpc.RpcError, answered: bool = False) -> bool:
-        return not answered and error.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+        if answered or error.code() != grpc.StatusCode.UNAVAILABLE:  # type: ignore[attr-defined]
+            return False
+        # gRPC reports a refused certificate as UNAVAILABLE too; only its text tells
+        details = (error.details() or "").lower()  # type: ignore[attr-defined]
+        return not any(sign in details for sign in TLS_FAILURES)
 
     @staticmethod
     def _batch_item(message: pb.AnalyseBatchResponse, sent: list[int]) -> BatchItem:

@@ -721,6 +721,33 @@ def test_tls(tmp_path: Path) -> None:
             plain.hint(EXAMPLE)  # no TLS: the server does not answer
 
 
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_a_refused_certificate_is_not_retried(tmp_path: Path) -> None:
+    """A certificate the client does not trust, or of another name, fails the same way
+    every time: the client gives up at once instead of backing off `retries` times."""
+    files = {}
+    for name in ("server", "stranger"):
+        key, cert = tmp_path / f"{name}.key", tmp_path / f"{name}.pem"
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+             "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        files[name] = (key, cert)
+    key, cert = files["server"]
+    config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(cert), tls_key=str(key))
+    with BackgroundServer(config) as secure:
+        for options in ({"root_certificates": files["stranger"][1]}, {"root_certificates": cert, "tls_server_name": "other"}):
+            with Client(secure.address, retries=3, backoff=2.0, timeout=30, **options) as c:  # type: ignore[arg-type]
+                started = time.monotonic()
+                with pytest.raises(grpc.RpcError) as info:
+                    c.hint(EXAMPLE)
+                assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+                assert not Client._retryable(info.value)
+                assert time.monotonic() - started < 2.0  # the first backoff would be 2 s
+
+
 def test_a_port_in_use_and_files_that_are_not_pem_are_refused(server: BackgroundServer, tmp_path: Path) -> None:
     """A second server on a port in use must fail, not silently take half its calls."""
     with pytest.raises(OSError, match="cannot listen on .*: the port is in use"):
