@@ -95,3 +95,7 @@ def __getattr__(name: str) -> Any:  # Any: the compiled classes have no stubs
 
         return BesigueEngine
     raise AttributeError(name)
+
+
+def __dir__() -> list[str]:  # the compiled classes too, for completion and help()
+    return sorted({*globals(), "Engine", "BesigueEngine"})

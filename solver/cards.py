@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import total_ordering
 
-from .errors import CardError
+from .errors import CardError, shown
 
 SUITS = "CSHD"
 RANKS = "AKQJT9876"
@@ -27,6 +27,9 @@ class Card:
     _index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.suit, str) or not isinstance(self.rank, str):  # `in SUITS` would be a TypeError
+            parts = f"Card({shown(self.suit)}, {shown(self.rank)})"
+            raise CardError("card", f"not a card: {parts} (suit and rank are letters, e.g. 'H', 'J')")
         if self.suit not in SUITS or self.rank not in RANKS or len(self.suit) != 1 or len(self.rank) != 1:
             raise CardError("card", f"not a card: {self.suit + self.rank!r}")
         object.__setattr__(self, "_index", SUITS.index(self.suit) * len(RANKS) + RANKS.index(self.rank))

@@ -40,6 +40,19 @@ class PlisError(ValueError):
     def to_dict(self) -> dict[str, str]:
         return {"field": self.field, "reason": self.reason, "message": self.message}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy would call __init__ with `args`, the one text: rebuild the error
+        # as it stands instead (a process pool's worker that raised one broke the pool)
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    """An error of `cls` with these `args` and attributes, its __init__ not called."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class UnknownGameError(PlisError):
     reason = "UNKNOWN_GAME"
@@ -132,6 +145,8 @@ class DuplicateKeyError(ValueError):
     def __init__(self, path: str, key: str) -> None:
         self.path = path
         super().__init__(f"the key {key!r} appears twice in one object")
+
+    __reduce__ = PlisError.__reduce__
 
 
 class _Twice:

@@ -56,9 +56,16 @@ def _search(
 ) -> Result:
     """The best moves, the value and `points`, and the exact values of `exact_moves`
     only: what these analyses report, in a fraction of a full analysis's time."""
-    return (solve or analyse)(
+    return (analyse if solve is None else solve)(
         position, time_limit=time_limit, node_limit=node_limit, engine=engine, exact_moves=exact_moves
     )
+
+
+def check_solve(solve: Any) -> None:
+    """An OptionError naming `solve` unless it is None or can be called (as `analyse`):
+    else the first search would fail with a TypeError, after the others' work."""
+    if solve is not None and not callable(solve):
+        raise OptionError("solve", f"must be a function called as solver.analyse is (or None), got {type(solve).__name__}")
 
 
 class _CancelWatch:
@@ -126,8 +133,9 @@ class PlayAnalysis:
     objective: str
     cards: tuple[PlayedCard, ...]
     exact: bool
-    nodes: int
-    time_ms: float
+    # how the search went, not what it found: left out of ==, as in a Hint
+    nodes: int = field(compare=False)
+    time_ms: float = field(compare=False)
 
     @property
     def mistakes(self) -> tuple[PlayedCard, ...]:
@@ -169,6 +177,7 @@ def analyse_play(
         pos = pos.with_objective(objective)
     current = start_of_deal(pos)
     check_first(first, pos)
+    check_solve(solve)
     eng = engine_for(current, engine, tt_megabytes)
     cancelled = _CancelWatch(eng)
     cards: list[PlayedCard] = []
@@ -296,6 +305,14 @@ class TrumpEntry:
         return data
 
 
+class NoEntryError(OptionError, KeyError):
+    """`TrumpTable.value` of a trump or declaring side the table has no entry for
+    (a KeyError too, as it was)."""
+
+    def __str__(self) -> str:  # a KeyError's would be quoted
+        return ValueError.__str__(self)
+
+
 @dataclass(frozen=True)
 class TrumpTable:
     """The value of a deal for each possible trump, like a bridge double-dummy table.
@@ -307,15 +324,24 @@ class TrumpTable:
     objective: str
     entries: tuple[TrumpEntry, ...]
     exact: bool
-    nodes: int
-    time_ms: float
+    nodes: int = field(compare=False)  # left out of ==, as in a Hint
+    time_ms: float = field(compare=False)
     side: int = 0
 
     def value(self, trump: str, declaring_side: int | None = None) -> Value | None:
+        """The value with `trump` (and `declaring_side`, in the games where a side
+        declares); a `NoEntryError` (an OptionError and a KeyError) naming the argument
+        that has no entry."""
         for entry in self.entries:
             if entry.trump == trump and entry.declaring_side == declaring_side:
                 return entry.value
-        raise KeyError((trump, declaring_side))
+        trumps = list(dict.fromkeys(e.trump for e in self.entries))
+        if trump not in trumps:
+            raise NoEntryError("trump", f"no entry for trump {trump!r} (the table's: {', '.join(trumps)})")
+        sides = sorted({repr(e.declaring_side) for e in self.entries if e.trump == trump})
+        raise NoEntryError(
+            "declaring_side", f"no entry for declaring side {declaring_side!r} (the table's: {' or '.join(sides)})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -352,6 +378,7 @@ def trump_table(
     from .batch import check_jobs, ordered_map
 
     base = deal_before_play(deal)
+    check_solve(solve)
     one = jobs == 1 and not isinstance(jobs, bool)  # True is no number of threads: check_jobs refuses it
     threads = 1 if one else check_jobs(jobs, table_size(tt_megabytes, default_tt_megabytes(base)))
     if threads > 1 and (engine is not None or solve is not None):
@@ -473,6 +500,8 @@ class Claim:
         best = data.get("best", ())
         if isinstance(best, tuple):  # as a Result, a Hint or a Claim gives them
             best = list(best)
+        if isinstance(best, list):  # a Card as "HJ", as analyse's exact_moves takes them
+            best = [str(m) if isinstance(m, Card) else m for m in best]
         if not isinstance(best, list) or not all(isinstance(m, str) for m in best):
             hint = " (one move is a list of one)" if isinstance(best, str) else ""
             raise ClaimError(f"{name}.best", f"must be a list of moves{hint}, got {best!r}")
@@ -531,8 +560,8 @@ class Verdict:
     claimed: tuple[MoveValue, ...]
     exact: bool
     limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
-    nodes: int = 0
-    time_ms: float = 0.0
+    nodes: int = field(default=0, compare=False)  # left out of ==, as in a Hint
+    time_ms: float = field(default=0.0, compare=False)
     # the search behind the verdict: the claimed and the best moves valued, the others
     # perhaps only shown worse than the best (analyse's exact_moves)
     result: Result | None = field(default=None, compare=False, repr=False)
@@ -572,6 +601,7 @@ def verify_puzzle(
         pos = pos.with_objective(objective)
     require_a_move(pos)  # before the claim: its moves and value mean nothing once the deal is over
     claim = Claim.from_dict(claim)
+    check_solve(solve)
     claimed_cards = _claimed_moves(pos, claim)
     yes_no = pos.objective in ("all_tricks", "pomme")
     if claim.value is not None and isinstance(claim.value, bool) != yes_no:

@@ -297,6 +297,11 @@ class Position:
         return replace(start, scored=extra)
 
     # --- writing -------------------------------------------------------------------
+    def __repr__(self) -> str:
+        # the call that reads it back (a dataclass's repr would spell out every Card)
+        data = self.to_deal_dict() if self.deal is not None else self.to_dict()
+        return f"Position.from_dict({data!r})"
+
     def to_deal_dict(self) -> dict[str, Any]:
         """The deal + played form of a position replayed from a deal (FORMAT.md): its
         `scored` is what was given, before the deal's own bonuses and play.  Unlike

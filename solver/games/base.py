@@ -79,6 +79,9 @@ class Rules:
     def __hash__(self) -> int:
         return hash(self._identity())
 
+    def __repr__(self) -> str:  # the call that makes these rules (a position's repr shows them)
+        return f"{type(self).__name__}(options={self.options!r}, trump={self.trump!r}, contract_seat={self.contract_seat!r})"
+
     # --- construction ------------------------------------------------------------
     @classmethod
     def option_defaults(cls) -> dict[str, Any]:
