@@ -41,7 +41,7 @@ from .config import DEFAULT_ADDRESS
 from .plis.v1 import plis_pb2 as pb
 from .plis.v1 import plis_pb2_grpc as pb_grpc
 
-PositionLike = Position | BesiguePosition | Mapping[str, Any] | str
+PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
 ClaimLike = Claim | Mapping[str, Any]
 BatchItem = tuple[int, Result | PlisError]
 
@@ -138,23 +138,33 @@ class _Base:
         return convert.limits_message(time_limit, node_limit)
 
     @staticmethod
-    def _checked(position: PositionLike, for_trumps: bool = False) -> tuple[pb.Position, Any]:
-        """The message of `position` and the position, checked as the library checks it
-        (convert.checked_position); an error names the field's path in the request."""
+    def _checked(
+        position: PositionLike, for_trumps: bool = False, objective: str | None = None
+    ) -> tuple[pb.Position, Any]:
+        """The message of `position` (for `objective`, if given) and the position,
+        checked as the library checks it (convert.checked_position); an error names the
+        field's path in the request, or `objective`, as the library does, when that
+        argument is wrong."""
         try:
-            return convert.checked_position(position, for_trumps)
+            return convert.checked_position(position, for_trumps, objective)
         except PlisError as exc:
+            if objective is not None and exc.field == "objective":
+                raise
             raise convert.in_request(exc, "position.") from None
 
     @classmethod
-    def _position(cls, position: PositionLike, for_trumps: bool = False) -> pb.Position:
-        return cls._checked(position, for_trumps)[0]
+    def _position(cls, position: PositionLike, for_trumps: bool = False, objective: str | None = None) -> pb.Position:
+        return cls._checked(position, for_trumps, objective)[0]
 
     @classmethod
     def _analyse_request(
-        cls, position: PositionLike, limits: pb.SearchLimits, exact_moves: Iterable[str | Card] | None
+        cls,
+        position: PositionLike,
+        limits: pb.SearchLimits,
+        exact_moves: Iterable[str | Card] | None,
+        objective: str | None = None,
     ) -> pb.AnalyseRequest:
-        message, loaded = cls._checked(position)
+        message, loaded = cls._checked(position, objective=objective)
         request = pb.AnalyseRequest(position=message, limits=limits)
         if exact_moves is not None:
             listed = isinstance(exact_moves, Iterable) and not isinstance(exact_moves, str | bytes)
@@ -166,9 +176,9 @@ class _Base:
 
     @classmethod
     def _play_request(
-        cls, position: PositionLike, first: int, limits: pb.SearchLimits
+        cls, position: PositionLike, first: int, limits: pb.SearchLimits, objective: str | None = None
     ) -> pb.AnalysePlayRequest:
-        message, loaded = cls._checked(position)
+        message, loaded = cls._checked(position, objective=objective)
         try:
             start_of_deal(loaded)  # its form before `first`, as the library and the server check them
         except PlisError as exc:
@@ -178,11 +188,11 @@ class _Base:
 
     @staticmethod
     def _batch_request(
-        positions: Iterable[PositionLike], limits: pb.SearchLimits
+        positions: Iterable[PositionLike], limits: pb.SearchLimits, objective: str | None = None
     ) -> tuple[pb.AnalyseBatchRequest, list[int], list[BatchItem]]:
         """The request of the positions the library accepts, the batch index of each
         position sent, and the answers of the others (their errors, not sent)."""
-        messages, sent, refused = convert.checked_batch(positions)
+        messages, sent, refused = convert.checked_batch(positions, objective)
         return pb.AnalyseBatchRequest(positions=messages, limits=limits), sent, list(refused)
 
     def _delays(self, timeout: float | None) -> Iterator[tuple[float | None, Callable[[], float]]]:
@@ -279,6 +289,7 @@ class Client(_Base):
         self,
         position: PositionLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
@@ -286,44 +297,49 @@ class Client(_Base):
     ) -> Result:
         """Like `solver.analyse`: every legal move with its value (with `exact_moves`,
         only the best moves' and these)."""
-        request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves)
+        request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves, objective)
         return convert.result_from(self._unary(self.stub.Analyse, request, timeout).result)
 
     def hint(
         self,
         position: PositionLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> Hint:
         """Like `solver.hint`: the best move(s) and the value."""
-        request = pb.HintRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        limits = self._limits(time_limit, node_limit)
+        request = pb.HintRequest(position=self._position(position, objective=objective), limits=limits)
         return convert.hint_from(self._unary(self.stub.Hint, request, timeout))
 
     def analyse_play(
         self,
         position: PositionLike,
         *,
+        objective: str | None = None,
         first: int = 0,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> PlayAnalysis:
         """Like `solver.analyse_play`, for a position given as deal + played."""
-        request = self._play_request(position, first, self._limits(time_limit, node_limit))
+        request = self._play_request(position, first, self._limits(time_limit, node_limit), objective)
         return convert.play_from(self._unary(self.stub.AnalysePlay, request, timeout))
 
     def trump_table(
         self,
         deal: PositionLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> TrumpTable:
         """Like `solver.trump_table`, for a deal before play."""
-        request = pb.TrumpTableRequest(position=self._position(deal, True), limits=self._limits(time_limit, node_limit))
+        limits = self._limits(time_limit, node_limit)
+        request = pb.TrumpTableRequest(position=self._position(deal, True, objective), limits=limits)
         return convert.trumps_from(self._unary(self.stub.TrumpTable, request, timeout))
 
     def verify_puzzle(
@@ -331,13 +347,16 @@ class Client(_Base):
         position: PositionLike,
         claim: ClaimLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> Verdict:
         """Like `solver.verify_puzzle`: does the claim hold."""
         request = pb.VerifyPuzzleRequest(
-            position=self._position(position), claim=convert.claim_message(claim), limits=self._limits(time_limit, node_limit)
+            position=self._position(position, objective=objective),
+            claim=convert.claim_message(claim),
+            limits=self._limits(time_limit, node_limit),
         )
         return convert.verdict_from(self._unary(self.stub.VerifyPuzzle, request, timeout))
 
@@ -345,12 +364,13 @@ class Client(_Base):
         self,
         positions: Iterable[PositionLike],
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> Iterator[BatchItem]:
         """(index, Result or the position's error) for each position, as each is solved."""
-        request, sent, refused = self._batch_request(positions, self._limits(time_limit, node_limit))
+        request, sent, refused = self._batch_request(positions, self._limits(time_limit, node_limit), objective)
         yield from refused
         if not sent:
             return
@@ -430,46 +450,52 @@ class AsyncClient(_Base):
         self,
         position: PositionLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
         exact_moves: Iterable[str | Card] | None = None,
     ) -> Result:
-        request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves)
+        request = self._analyse_request(position, self._limits(time_limit, node_limit), exact_moves, objective)
         return convert.result_from((await self._unary(self.stub.Analyse, request, timeout)).result)
 
     async def hint(
         self,
         position: PositionLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> Hint:
-        request = pb.HintRequest(position=self._position(position), limits=self._limits(time_limit, node_limit))
+        limits = self._limits(time_limit, node_limit)
+        request = pb.HintRequest(position=self._position(position, objective=objective), limits=limits)
         return convert.hint_from(await self._unary(self.stub.Hint, request, timeout))
 
     async def analyse_play(
         self,
         position: PositionLike,
         *,
+        objective: str | None = None,
         first: int = 0,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> PlayAnalysis:
-        request = self._play_request(position, first, self._limits(time_limit, node_limit))
+        request = self._play_request(position, first, self._limits(time_limit, node_limit), objective)
         return convert.play_from(await self._unary(self.stub.AnalysePlay, request, timeout))
 
     async def trump_table(
         self,
         deal: PositionLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> TrumpTable:
-        request = pb.TrumpTableRequest(position=self._position(deal, True), limits=self._limits(time_limit, node_limit))
+        limits = self._limits(time_limit, node_limit)
+        request = pb.TrumpTableRequest(position=self._position(deal, True, objective), limits=limits)
         return convert.trumps_from(await self._unary(self.stub.TrumpTable, request, timeout))
 
     async def verify_puzzle(
@@ -477,12 +503,15 @@ class AsyncClient(_Base):
         position: PositionLike,
         claim: ClaimLike,
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> Verdict:
         request = pb.VerifyPuzzleRequest(
-            position=self._position(position), claim=convert.claim_message(claim), limits=self._limits(time_limit, node_limit)
+            position=self._position(position, objective=objective),
+            claim=convert.claim_message(claim),
+            limits=self._limits(time_limit, node_limit),
         )
         return convert.verdict_from(await self._unary(self.stub.VerifyPuzzle, request, timeout))
 
@@ -490,11 +519,12 @@ class AsyncClient(_Base):
         self,
         positions: Iterable[PositionLike],
         *,
+        objective: str | None = None,
         time_limit: float | None = None,
         node_limit: int | None = None,
         timeout: float | None = None,
     ) -> AsyncIterator[BatchItem]:
-        request, sent, refused = self._batch_request(positions, self._limits(time_limit, node_limit))
+        request, sent, refused = self._batch_request(positions, self._limits(time_limit, node_limit), objective)
         for item in refused:
             yield item
         if not sent:

@@ -127,13 +127,18 @@ def _option_message(value: Any) -> pb.OptionValue:
 
 
 def checked_position(
-    position: Position | BesiguePosition | Mapping[str, Any] | str, for_trumps: bool = False
+    position: Position | BesiguePosition | Mapping[str, Any] | str | bytes,
+    for_trumps: bool = False,
+    objective: str | None = None,
 ) -> tuple[pb.Position, AnyPosition]:
     """The message of a position the client sends, and the position as the library reads
     it.  The library checks it first, exactly as it checks its own input (as a deal for
     the trump table if `for_trumps`): a message cannot tell an empty list or a null
-    from a field left out, so what the library refuses must not be sent."""
+    from a field left out, so what the library refuses must not be sent.  `objective`,
+    if given, replaces the position's (the library's `objective=`)."""
     data = as_position_dict(position)
+    if objective is not None:
+        data["objective"] = objective
     loaded = deal_before_play(data) if for_trumps else load_position(data)
     return position_from_dict(data), loaded
 
@@ -157,9 +162,9 @@ def checked_exact_moves(position: AnyPosition, moves: Any) -> None:
         raise in_request(exc, "") from None
 
 
-def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | str) -> dict[str, Any]:
+def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | str | bytes) -> dict[str, Any]:
     """A FORMAT.md dict from what the library accepts as a position."""
-    if isinstance(position, str):
+    if isinstance(position, (str, bytes, bytearray)):
         data = parse_json(position)
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
@@ -168,7 +173,9 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
         # a deal + played position keeps that form: play analysis needs it
         return position.to_deal_dict() if position.deal is not None else position.to_dict()
     if not isinstance(position, Mapping):
-        raise PositionError("position", f"expected a Position, a dict or JSON text, got {type(position).__name__}")
+        raise PositionError(
+            "position", f"expected a Position, a dict or JSON text (str or bytes), got {type(position).__name__}"
+        )
     return dict(position)
 
 
@@ -484,7 +491,8 @@ def verdict_from(message: pb.VerifyPuzzleResponse) -> Verdict:
 
 
 def checked_batch(
-    positions: Iterable[Position | BesiguePosition | Mapping[str, Any] | str],
+    positions: Iterable[Position | BesiguePosition | Mapping[str, Any] | str | bytes],
+    objective: str | None = None,
 ) -> tuple[list[pb.Position], list[int], list[tuple[int, PlisError]]]:
     """The messages of the batch's positions the library accepts, the index in the batch
     of each, and (index, error) for the others: those are answered without being sent,
@@ -494,7 +502,7 @@ def checked_batch(
     refused: list[tuple[int, PlisError]] = []
     for index, position in enumerate(positions):
         try:
-            message, _ = checked_position(position)
+            message, _ = checked_position(position, objective=objective)
         except PlisError as exc:
             refused.append((index, exc))
             continue

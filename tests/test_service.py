@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
+import json
 import logging
 import math
 import os
@@ -174,6 +175,40 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert same_result(client.trump_table(deal), trump_table(deal))
     for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
         assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
+
+
+def test_the_clients_take_objective_and_bytes_as_the_library_does(server: BackgroundServer, client: Client) -> None:
+    """`objective=` replaces the position's objective in every call, as the library's does
+    (the clients had no such argument), and JSON bytes are a position as JSON text is."""
+    data, deal = play_data(3), {"game": "klaberjass", "deal": deal_of("klaberjass", 4)}
+    raw = analyse(EXAMPLE, objective="raw")
+    assert client.analyse(EXAMPLE).objective == "score"
+    assert same_result(client.analyse(EXAMPLE, objective="raw"), raw) and raw.objective == "raw"
+    assert same_result(client.analyse(json.dumps(EXAMPLE).encode(), objective="raw"), raw)
+    assert same_hint(client.hint(EXAMPLE, objective="raw"), hint(EXAMPLE, objective="raw"))
+    assert same_result(client.analyse_play(data, objective="raw"), analyse_play(data, objective="raw"))
+    table = client.trump_table(deal, objective="raw")
+    assert same_result(table, trump_table(deal, objective="raw")) and table.objective == "raw"
+    claim = {"value": raw.value}
+    verdict = client.verify_puzzle(EXAMPLE, claim, objective="raw")
+    assert same_result(verdict, verify_puzzle(EXAMPLE, claim, objective="raw")) and verdict.objective == "raw"
+    answers = dict(client.analyse_batch([EXAMPLE, {**EXAMPLE, "game": "nope"}], objective="raw"))
+    assert same_result(answers[0], raw) and isinstance(answers[1], UnknownGameError)
+    with pytest.raises(PositionError) as info:
+        client.hint(EXAMPLE, objective="pomme")
+    assert info.value.field == "objective"  # the argument, as the library names it
+    with pytest.raises(PositionError) as info:
+        client.hint({**EXAMPLE, "objective": "pomme"})
+    assert info.value.field == "position.objective"
+
+    async def main() -> None:
+        async with AsyncClient(server.address, timeout=20) as c:
+            assert same_result(await c.analyse(json.dumps(EXAMPLE).encode(), objective="raw"), raw)
+            assert same_result(await c.trump_table(deal, objective="raw"), trump_table(deal, objective="raw"))
+            answers = {i: r async for i, r in c.analyse_batch([EXAMPLE], objective="raw")}
+            assert same_result(answers[0], raw)
+
+    asyncio.run(main())
 
 
 def test_besigue_through_the_service(client: Client) -> None:
