@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import io
 import json
 import os
@@ -60,13 +61,27 @@ FLAGS = {  # the library's names for what the options give
 # a comma between moves, not one inside a Bésigue move's marks: SQ[besigue,four_queens]
 MOVE_SEPARATOR = re.compile(r",(?![^\[]*\])")
 PROGRESS_MIN_LINES = 20  # a progress bar only for files of many positions
+EPILOG = """\
+Each command but serve reads JSON Lines (FORMAT.md) from FILE or standard input and
+writes one JSON result a line, or with --pretty a report for a person; `plis COMMAND
+--help` gives its options. Exit status: 0 done, 1 a line failed (its error is its
+output line) or, for verify, a claim did not hold or was left undecided; 2 a usage
+error (a FILE that cannot be opened too); 3 the positions could not be read or the
+results not written; 130 interrupted.
+
+examples:
+  plis analyse --pretty examples/klaverjas.jsonl
+  plis hint --time-limit 0.5 < positions.jsonl
+  plis play-analysis --first 20 --pretty examples/played.jsonl"""
 
 
 def main(argv: list[str] | None = None) -> int:
     # with stderr closed (`2>&-`), messages are dropped rather than sent into the results
     err = sys.stderr if sys.stderr is not None else open(os.devnull, "w")  # noqa: SIM115
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # told by the command, with its usage (argparse's own names the whole command line's)
+        _unknown_arguments(getattr(args, "command", parser), unknown)
     if hasattr(args, "run"):  # a command that reads no positions (serve)
         return int(args.run(args))
     if not hasattr(args, "handler"):
@@ -140,11 +155,15 @@ def _leave(status: int, message: str | None, err: IO[str]) -> NoReturn:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="plis", description="Double-dummy analysis of point-trick card games.", allow_abbrev=False
+        prog="plis",
+        description="Double-dummy analysis of point-trick card games.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # the epilog's lines as written
+        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"plis {__version__}")
     commands = parser.add_subparsers(title="commands")
-    analyse_cmd = commands.add_parser("analyse", help="value every legal move of each position")
+    analyse_cmd = _command(commands, "analyse", "value every legal move of each position")
     _common(analyse_cmd, objective=True)
     analyse_cmd.add_argument(
         "--exact",
@@ -156,12 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyse_cmd.set_defaults(handler=_analyse_handler)
 
-    hint_cmd = commands.add_parser("hint", help="the best move(s) of each position and its value")
+    hint_cmd = _command(commands, "hint", "the best move(s) of each position and its value")
     _common(hint_cmd, objective=True)
     hint_cmd.set_defaults(handler=_hint_handler)
 
-    play_cmd = commands.add_parser(
-        "play-analysis", help="positions given as deal + played: the value before and after each card, and what it lost"
+    play_cmd = _command(
+        commands, "play-analysis", "positions given as deal + played: the value before and after each card, and what it lost"
     )
     _common(play_cmd, objective=True)
     play_cmd.add_argument(
@@ -169,21 +188,23 @@ def build_parser() -> argparse.ArgumentParser:
         type=_at_least("--first", 0, "0 or more"),
         default=0,
         metavar="I",
-        help="analyse played cards from index I on",
+        help="analyse played cards from index I on (default: 0, the first)",
     )
     play_cmd.set_defaults(handler=_play_handler)
 
-    trumps_cmd = commands.add_parser("trumps", help="deals before play: the value for each trump (and declaring side)")
+    trumps_cmd = _command(commands, "trumps", "deals before play: the value for each trump (and declaring side)")
     _common(trumps_cmd, objective=True)
     trumps_cmd.set_defaults(handler=_trumps_handler)
 
-    verify_cmd = commands.add_parser(
-        "verify", help='puzzles {"position": {...}, "claim": {"best": [...], "value": V}}: does each claim hold'
+    verify_cmd = _command(
+        commands, "verify", 'puzzles {"position": {...}, "claim": {"best": [...], "value": V}}: does each claim hold'
     )
     _common(verify_cmd)
+    # said at once, where argparse would report an unknown option of the whole command line
+    verify_cmd.add_argument("--objective", type=_no_objective, help=argparse.SUPPRESS)
     verify_cmd.set_defaults(handler=_verify_handler, summary=PuzzleSummary)
 
-    serve_cmd = commands.add_parser("serve", help='run the gRPC analysis service (README, "Service")')
+    serve_cmd = _command(commands, "serve", 'run the gRPC analysis service (README, "Service")')
     from service.config import add_serve_arguments
 
     add_serve_arguments(serve_cmd)
@@ -193,6 +214,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(commands: Any, name: str, summary: str) -> argparse.ArgumentParser:
+    """A subcommand whose --help starts with what it does (`plis --help` lists the same)."""
+    command: argparse.ArgumentParser = commands.add_parser(name, help=summary, description=summary)
+    command.set_defaults(command=command)
+    return command
+
+
+def _unknown_arguments(command: argparse.ArgumentParser, unknown: list[str]) -> NoReturn:
+    """A usage error for arguments no option takes, with the option a typo likely meant."""
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    options = [name for action in command._actions for name in action.option_strings if action.help != argparse.SUPPRESS]
+    meant = difflib.get_close_matches(unknown[0].partition("=")[0], options, n=1)
+    if unknown[0].startswith("-") and meant:
+        message += f" (did you mean {meant[0]}?)"
+    command.error(message)
+
+
+def _no_objective(text: str) -> str:
+    raise argparse.ArgumentTypeError("not taken by verify: each puzzle's position gives its own objective")
+
+
 def _serve(args: argparse.Namespace) -> int:
     from service.server import serve_command  # loads gRPC only for this command
 
@@ -200,34 +242,38 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
-    cmd.add_argument("file", nargs="?", default="-", help="JSON Lines file of positions, or - for standard input")
+    cmd.add_argument("file", nargs="?", default="-", help="JSON Lines file of positions, or - for standard input (the default)")
     if objective:
         cmd.add_argument(
             "--objective", type=_objective_name, help="one of the game's objectives (RULES.md); default: the game's first"
         )
     cmd.add_argument(
-        "--time-limit", type=_seconds, default=None, metavar="SECONDS", help="stop each search after this long"
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="stop each search after this long (default: none); the result is then marked not exact",
     )
     cmd.add_argument(
         "--node-limit",
         type=_at_least("--node-limit", 1, "at least 1"),
         default=None,
         metavar="N",
-        help="stop each search after N nodes",
+        help="stop each search after about N nodes (default: none); the result is then marked not exact",
     )
     cmd.add_argument(
         "--tt-mb",
         type=_at_least("--tt-mb", 1, "at least 1 (megabytes)"),
         default=None,
         metavar="MB",
-        help="transposition table size (default: 8, or 64 for a position of more than 32 cards)",
+        help="transposition table size in megabytes (default: 8, or 64 for a position of more than 32 cards; Bésigue 8)",
     )
     cmd.add_argument(
         "--jobs",
         type=_at_least("--jobs", 0, "0 (one per core) or more"),
         default=1,
         metavar="N",
-        help="solve N lines at once, each thread with its own table (0: one per core); results stay in order",
+        help="solve N lines at once, each thread with its own table (default: 1; 0: one per core); results stay in order",
     )
     cmd.add_argument("--pretty", action="store_true", help="a readable report instead of JSON")
 
@@ -352,7 +398,7 @@ def _trumps_handler(args: argparse.Namespace) -> Handler:
             table = trump_table(
                 deal, objective=args.objective, time_limit=args.time_limit, node_limit=args.node_limit, tt_megabytes=args.tt_mb
             )
-        return table.to_dict(), pretty_trumps(table)
+        return table.to_dict(), pretty_trumps(table, deal)
 
     return handle
 
@@ -374,10 +420,15 @@ class PuzzleSummary:
     def __call__(self, lines: int, failed: int) -> tuple[dict[str, Any], str, bool]:
         counts = dict(self.counts, errors=failed)
         text = (
-            f"{counts['puzzles']} puzzles: {counts['hold']} hold, {counts['fail']} fail, "
-            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move; {failed} lines in error"
+            f"{_counted(counts['puzzles'], 'puzzle')}: {counts['hold']} hold, {counts['fail']} fail, "
+            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move; "
+            f"{_counted(failed, 'line')} in error"
         )
         return {"summary": counts}, text, counts["fail"] == 0 and counts["undecided"] == 0
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler:
@@ -542,15 +593,7 @@ def _error(number: int, field: str, reason: str, message: str, index: int | None
 def pretty_result(position: AnyPosition, result: Result) -> str:
     """A report for a person: the hands, the trick, and the moves with their values."""
     rules = position.rules
-    head = [rules.name]
-    if rules.trump is not None:
-        head.append(f"trump {rules.trump}")
-    if rules.options:
-        head.append(", ".join(f"{k}={v}" for k, v in rules.options.items()))
-    if rules.CONTRACT_FIELD is not None:
-        head.append(f"{rules.CONTRACT_FIELD} {rules.contract_seat}")
-    head.append(f"objective {result.objective}")
-    lines = ["  ".join(head)]
+    lines = _header(position, result.objective)
     for seat in range(rules.n_players):
         marker = "  <- to move" if seat == position.to_move else ""
         lines.append(f"  seat {seat} (side {rules.side_of(seat)}): {_hand_text(position, seat)}{marker}")
@@ -561,30 +604,75 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     if position.trick:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
     lines.append(f"  scored {list(position.scored)}, tricks {list(position.tricks)}")
+    lines.append(f"  {_values_for(position, result.objective)}")
+    shown = [_bounds_text(move, result) if move.value is None else _shown(move.value) for move in result.moves]
     width = max([8] + [len(m.move) + 2 for m in result.moves])
-    lines.append(f"  {'move':<{width}}{'value':>8}")
-    worse = False
-    for move in result.moves:
-        if move.value is None:
-            shown = _bounds_text(move, result)
-            worse = worse or shown.startswith(("<", ">"))
-        else:
-            shown = str(move.value).lower() if isinstance(move.value, bool) else str(move.value)
-        flag = "  best" if move.move in result.best else ""
-        lines.append(f"  {move.move:<{width}}{shown:>8}{flag}")
-    status = "exact" if result.exact else f"not exact: stopped by the {result.limit} limit"
-    if worse:
+    value_width = max([8] + [len(text) + 2 for text in shown])  # bounds are wider than values
+    lines.append(f"  {'move':<{width}}{'value':>{value_width}}")
+    best = "  best" if result.exact else "  best so far"
+    for move, text in zip(result.moves, shown):
+        flag = best if move.move in result.best else ""
+        lines.append(f"  {move.move:<{width}}{text:>{value_width}}{flag}")
+    if any(text.startswith(("<", ">")) for text in shown):
         lines.append("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly")
+    if any(text.endswith("]") for text in shown):
+        lines.append("  [a, b]: a move the limit left unsolved: its value lies between a and b")
     if result.estimate_tricks is not None:
         lines.append(f"  ~: an estimate, best play over {result.estimate_tricks} tricks and the rest shared evenly")
+    if not result.exact and result.best:
+        lines.append(f"  best so far: {_solved_best(position, result.objective, result.value)}")
     if result.points is not None:
         lines.append(f"  final points on a best line: {list(result.points)}")
-        lines.append(f"  line: {' '.join(result.line)}")
+        lines.append(f"  line: {_line_text(position, len(position.trick), result.line)}")
         settlement = _settlement_text(position, result.line)
         if settlement:
             lines.append(f"  settlement on that line: {settlement}")
+    status = "exact" if result.exact else f"not exact: stopped by the {LIMITS.get(result.limit or '', result.limit)}"
     lines.append(f"  {status}, {result.nodes} nodes, {result.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
+
+
+LIMITS = {"time": "time limit", "nodes": "node limit", "cancelled": "engine's cancel"}  # a Result's limit, in words
+
+
+def _counts(position: AnyPosition, objective: str) -> tuple[bool, str]:
+    """What a value counts (RULES.md, "Value of a position"), and whether it is a
+    seat's own (else its side's)."""
+    if objective == "all_tricks":
+        return True, "true if it can take every trick"
+    if objective == "pomme":
+        return True, "true if it can reach 21 points"
+    if position.rules.individual:
+        return True, "its own final points" + (", fewer are better" if position.rules.lowest_is_best else "")
+    return False, f"its final {'raw points' if objective == 'raw' else 'score'} minus the other side's"
+
+
+def _values_for(position: AnyPosition, objective: str) -> str:
+    """Whose values a report of one position shows, and what they count."""
+    own, what = _counts(position, objective)
+    seat = position.to_move
+    return f"values for {f'seat {seat}' if own else f'side {position.rules.side_of(seat)} (seat {seat} to move)'}: {what}"
+
+
+def _solved_best(position: AnyPosition, objective: str, value: int | bool | None) -> str:
+    """What a limited search's best move tells of the position's value (README,
+    "Command line": the best of the moves solved, a bound on the position's)."""
+    if isinstance(value, bool) or value is None:
+        return "the best of the moves solved before the limit"
+    lowest = position.rules.lowest_is_best and objective == "points"
+    return f"the best of the moves solved before the limit: the position's value is {'at most' if lowest else 'at least'} {value}"
+
+
+def _line_text(position: AnyPosition, index: int, line: Sequence[str]) -> str:
+    """A line of best play for a person: a card game's parted by tricks (`index` cards
+    of the deal played before it); Bésigue's moves by commas, as a declaration has
+    spaces of its own (`meld:marriage:HK HQ`)."""
+    if isinstance(position, BesiguePosition):
+        return ", ".join(line)
+    players = position.rules.n_players
+    cut = (players - index % players) % players or players  # the cards left to the trick
+    tricks = [line[:cut]] + [line[i : i + players] for i in range(cut, len(line), players)]
+    return " | ".join(" ".join(trick) for trick in tricks if trick)
 
 
 def _bounds_text(move: MoveValue, result: Result) -> str:
@@ -650,35 +738,30 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     lines.append(f"  seat {position.to_move} to move: {_hand_text(position, position.to_move)}")
     if position.trick:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
-    status = "" if found.exact else "  (not exact: a limit stopped the search)"
+    lines.append(f"  {_values_for(position, position.objective)}")
+    status = "" if found.exact else "  (not exact: a limit stopped the search before any move was solved)"
     if found.estimate is not None:  # nothing solved in time: the move chosen by estimates
         status = f"  (not exact: a limit stopped the search; estimated {found.estimate})"
+    elif not found.exact and found.best:
+        status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
     lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")
     return "\n".join(lines) + "\n"
 
 
-def _by_tricks(position: AnyPosition, index: int, line: tuple[str, ...]) -> str:
-    """A card game's line from before played card `index`, its tricks parted by "|"."""
-    if isinstance(position, BesiguePosition):
-        return " ".join(line)
-    players = position.rules.n_players
-    cut = (players - index % players) % players or players  # the cards left to the trick
-    tricks = [line[:cut]] + [line[i : i + players] for i in range(cut, len(line), players)]
-    return " | ".join(" ".join(trick) for trick in tricks if trick)
-
-
 def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
     lines = _header(position, analysis.objective)
+    own, what = _counts(position, analysis.objective)
+    lines.append(f"  before, after: values for {'each card' if own else 'the side of each card'}'s seat: {what}")
     width = max([5] + [len(c.card) + 1 for c in analysis.cards])  # Bésigue moves are longer
     lines.append(f"  {'#':>3}  {'seat':>4}  {'card':<{width}}{'before':>8}{'after':>8}{'lost':>6}  best")
     for c in analysis.cards:
         mark = "  <- forced" if c.forced else ("  <- mistake" if c.lost else "")
         lines.append(
             f"  {c.index:>3}  {c.seat:>4}  {c.card:<{width}}{_shown(c.before):>8}{_shown(c.after):>8}{_shown(c.lost):>6}"
-            f"  {' '.join(c.best)}{mark}"
+            f"  {' '.join(c.best)}{mark}".rstrip()  # (no best moves when a limit stopped the card's search)
         )
         if c.line:  # what the mistake gave away: best play from before it
-            lines.append(f"  {'':>3}  {'':>4}  best play from here: {_by_tricks(position, c.index, c.line)}")
+            lines.append(f"  {'':>3}  {'':>4}  best play from here: {_line_text(position, c.index, c.line)}")
     lost = analysis.mistakes
     if lost:
         worst = max(lost, key=lambda c: c.lost or 0)
@@ -687,13 +770,18 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
         lines.append(f"  {counted} lost something; the costliest: {costliest}")
     else:
         lines.append("  no card lost anything")
+    if any(c.before is None or c.after is None for c in analysis.cards):
+        lines.append("  ?: a limit stopped that search")
     lines.append(f"  {'exact' if analysis.exact else 'not exact'}, {analysis.nodes} nodes, {analysis.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
 
-def pretty_trumps(table: TrumpTable) -> str:
+def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     who = "seat" if get_game(table.game).individual else "side"  # each seat for itself in Putz
-    lines = [f"{table.game}  objective {table.objective}  values for {who} {table.side} (seat 0 leads)"]
+    head = [table.game]
+    if deal is not None and deal.rules.options:  # a batch may mix Rotterdam and Amsterdam deals
+        head.append(", ".join(f"{k}={v}" for k, v in deal.rules.options.items()))
+    lines = ["  ".join([*head, f"objective {table.objective}", f"values for {who} {table.side} (seat 0 leads)"])]
     contract = any(e.declaring_side is not None for e in table.entries)
     if contract:
         lines.append(f"  {'trump':<9}{'side 0 declares':>16}{'side 1 declares':>16}")
@@ -702,7 +790,7 @@ def pretty_trumps(table: TrumpTable) -> str:
     else:
         lines.append(f"  {'trump':<9}{'value':>8}  best leads")
         for e in table.entries:
-            lines.append(f"  {e.trump:<9}{_shown(e.value):>8}  {' '.join(e.best)}")
+            lines.append(f"  {e.trump:<9}{_shown(e.value):>8}  {' '.join(e.best)}".rstrip())
     lines.append(f"  {'exact' if table.exact else 'not exact'}, {table.nodes} nodes, {table.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
@@ -710,6 +798,7 @@ def pretty_trumps(table: TrumpTable) -> str:
 def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:
     word = {True: "HOLDS", False: "DOES NOT HOLD", None: "UNDECIDED (a limit stopped the search)"}[verdict.holds]
     lines = _header(position, verdict.objective)
+    lines.append(f"  {_values_for(position, verdict.objective)}")
     lines.append(f"  claim {json.dumps(claim)}: {word}")
     lines.append(
         f"  value {_shown(verdict.value)}, best {' '.join(verdict.best) or '?'}"

@@ -1,0 +1,169 @@
+"""What a person reads from `plis`: the --pretty reports and the help texts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from solver import Position
+from solver.analysis import Hint, MoveValue, Result
+from solver.cli import build_parser, main, pretty_hint, pretty_result, pretty_trumps
+from solver.features import TrumpEntry, TrumpTable
+
+from .test_features import EXAMPLE
+
+ROOT = Path(__file__).resolve().parent.parent
+JASS = {
+    "game": "jass",
+    "trump": "H",
+    "hands": [
+        "CK SK S6 HA HJ HT H8 H7 D6",
+        "CT C6 S8 HQ H9 DK DJ DT D9",
+        "C8 SQ SJ S9 S7 H6 DA DQ D7",
+        "CA CQ CJ C9 C7 SA ST HK D8",
+    ],
+}
+EXAMPLE_DEAL = ["HJ H9 HA SA ST CK C8 D7", "HT HK SK SQ CA C9 D9 D8", "HQ H8 S9 S8 CT CQ DA DT", "H7 SJ S7 CJ C7 DK DQ DJ"]
+BASSADEWITZ = {
+    "game": "bassadewitz",
+    "hands": ["CA HK", "C7 H8", "C8 H9", "HA DT"],
+    "leader": 0,
+    "scored": [50, 30, 20, 9],
+    "tricks": [3, 2, 1, 0],
+}
+
+
+def pretty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, *lines: object, options: tuple[str, ...] = ()
+) -> tuple[int, list[str]]:
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    status = main([command, "--pretty", *options, str(source)])
+    return status, capsys.readouterr().out.splitlines()
+
+
+def test_analyse_says_fewer_points_are_better(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """hint, play-analysis and verify said so; analyse, whose header was its own, did not."""
+    status, out = pretty(tmp_path, capsys, "analyse", BASSADEWITZ)
+    assert status == 0 and out[0].endswith("objective points  (fewer points are better)")
+
+
+def test_each_report_names_whose_values_it_shows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    side = "  values for side 1 (seat 1 to move): its final score minus the other side's"
+    for command in ("analyse", "hint"):
+        status, out = pretty(tmp_path, capsys, command, EXAMPLE)
+        assert status == 0 and side in out
+    status, out = pretty(tmp_path, capsys, "verify", {"position": EXAMPLE, "claim": {"value": -96}})
+    assert status == 0 and side in out
+    status, out = pretty(tmp_path, capsys, "analyse", EXAMPLE, options=("--objective", "raw"))
+    assert "  values for side 1 (seat 1 to move): its final raw points minus the other side's" in out
+    status, out = pretty(tmp_path, capsys, "hint", BASSADEWITZ)
+    assert "  values for seat 0: its own final points, fewer are better" in out
+    status, out = pretty(tmp_path, capsys, "hint", {**BASSADEWITZ, "objective": "all_tricks"})
+    assert "  values for seat 0: true if it can take every trick" in out
+    played = {"game": "belote", "trump": "H", "deal": EXAMPLE_DEAL, "played": ["HJ"]}
+    status, out = pretty(tmp_path, capsys, "play-analysis", played)
+    assert status == 0 and out[1] == (
+        "  before, after: values for the side of each card's seat: its final score minus the other side's"
+    )
+
+
+def test_a_limited_analysis_lines_up_and_says_what_its_best_is() -> None:
+    position = Position.from_dict(JASS)
+    unsolved = [MoveValue(move, None, -257, 257) for move in ("CK", "SK")]
+    result = Result(
+        0,
+        0,
+        "score",
+        107,
+        (MoveValue("HJ", 107), MoveValue("HA", 99), *unsolved),
+        ("HJ",),
+        None,
+        False,
+        300000,
+        150.0,
+        limit="nodes",
+    )
+    lines = pretty_result(position, result).splitlines()
+    table = lines[lines.index("  move            value") + 1 :][:4]
+    assert table == [
+        "  HJ                107  best so far",
+        "  HA                 99",
+        "  CK        [-257, 257]",
+        "  SK        [-257, 257]",
+    ]  # the bounds ran past the column
+    assert "  [a, b]: a move the limit left unsolved: its value lies between a and b" in lines
+    assert "  best so far: the best of the moves solved before the limit: the position's value is at least 107" in lines
+    assert lines[-1] == "  not exact: stopped by the node limit, 300000 nodes, 150.0 ms"  # was "the nodes limit"
+    low = pretty_result(
+        Position.from_dict(BASSADEWITZ),
+        Result(
+            0, 0, "points", 61, (MoveValue("CA", 61), MoveValue("HK", None, 50, 70)), ("CA",), None, False, 10, 1.0, limit="time"
+        ),
+    )
+    assert "the position's value is at most 61" in low
+
+
+def test_a_limited_hint_says_its_value_is_a_bound() -> None:
+    text = pretty_hint(Position.from_dict(JASS), Hint(("HJ",), 107, False, 10, 1.0, limit="time"))
+    assert (
+        "  play HJ: value 107  (not exact: the best of the moves solved before the limit: the position's value is at "
+        "least 107)" in text.splitlines()
+    )
+    text = pretty_hint(Position.from_dict(JASS), Hint((), None, False, 10, 1.0, limit="nodes"))
+    assert "play ?: value ?  (not exact: a limit stopped the search before any move was solved)" in text
+
+
+def test_lines_of_best_play_are_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = pretty(tmp_path, capsys, "analyse", EXAMPLE)
+    assert status == 0 and "  line: S8 SK S9 | HJ D8 H7 HT | S7 ST CQ DK | CK DA C8 H9" in out  # parted by tricks
+    besigue = json.loads((ROOT / "examples" / "besigue.jsonl").read_text().splitlines()[0])
+    status, out = pretty(tmp_path, capsys, "analyse", besigue)
+    # a declaration's cards were not told from the cards played after it
+    assert status == 0 and "  line: meld:sequence:HA HK HQ HJ HT, C9, CJ, pass, C7, C8" in "\n".join(out)
+
+
+def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = {"game": "klaverjas", "options": {"rules": "amsterdam"}, "hands": EXAMPLE_DEAL}
+    status, out = pretty(tmp_path, capsys, "trumps", deal)
+    assert status == 0 and out[0].startswith("klaverjas  rules=amsterdam, ")
+    unknown = TrumpTable("belote", "score", (TrumpEntry("C", None, None, (), None, False),), False, 10, 1.0)
+    assert pretty_trumps(unknown).splitlines()[2] == "  C               ?"  # no blanks after it
+
+
+def test_the_puzzle_summary_counts_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzle = {"position": EXAMPLE, "claim": {"value": -96}}
+    status, out = pretty(tmp_path, capsys, "verify", puzzle, {"position": EXAMPLE, "claim": {"value": None}})
+    assert status == 1 and out[-1] == "1 puzzle: 1 hold, 0 fail, 0 undecided; 1 with a unique winning move; 1 line in error"
+
+
+def test_verify_refuses_an_objective_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["verify", "--objective", "raw"])
+    err = capsys.readouterr().err
+    # was the whole command line's "unrecognized arguments: --objective"
+    assert info.value.code == 2 and "plis verify: error: argument --objective: not taken by verify" in err
+
+
+def test_help_says_what_each_command_does_and_each_default() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name, command in commands.items():
+        assert command.description, name  # `plis hint --help` showed the usage alone
+    text = " ".join(commands["analyse"].format_help().split())
+    for default in ("(default: none)", "(default: 1; 0: one per core)", "in megabytes", "standard input (the default)"):
+        assert default in text
+    assert "(default: 0" in " ".join(commands["play-analysis"].format_help().split())
+    top = parser.format_help()
+    assert "Exit status: 0 done, 1 a line failed" in top and "plis analyse --pretty examples/klaverjas.jsonl" in top
+
+
+def test_an_unknown_option_is_told_by_its_command_with_the_option_meant(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["analyse", "--pretyy"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.startswith("usage: plis analyse ")  # was the whole command line's usage
+    assert err.endswith("plis analyse: error: unrecognized arguments: --pretyy (did you mean --pretty?)\n")
