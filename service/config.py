@@ -16,6 +16,9 @@ from solver.machine import memory_megabytes, usable_cores
 DEFAULT_ADDRESS = "localhost:50051"
 LEAST_WORKER_MEGABYTES = 2  # 1 MB for each of a worker's two tables
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# gRPC core's own log for each --log-level (its GRPC_VERBOSITY has DEBUG, INFO, ERROR and
+# NONE): by default it wrote a line for every failed TLS handshake, whatever the level
+GRPC_VERBOSITY = {"DEBUG": "DEBUG", "INFO": "INFO", "WARNING": "ERROR", "ERROR": "ERROR", "CRITICAL": "NONE"}
 
 
 @dataclass(frozen=True)
@@ -213,3 +216,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             f"{LEAST_WORKER_MEGABYTES} MB (a table for the card games and one for Bésigue)"
         )
     return config
+
+
+def set_grpc_verbosity(log_level: str) -> None:
+    """gRPC core's log level for `--log-level`, unless GRPC_VERBOSITY is set already (the
+    user's own wins).  gRPC reads it when it loads: call this before importing grpc."""
+    os.environ.setdefault("GRPC_VERBOSITY", GRPC_VERBOSITY.get(str(log_level).upper(), "ERROR"))

@@ -236,6 +236,9 @@ def _no_objective(text: str) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from service.config import set_grpc_verbosity
+
+    set_grpc_verbosity(args.log_level)  # before gRPC loads: it reads its log level then
     from service.server import serve_command  # loads gRPC only for this command
 
     return serve_command(args)

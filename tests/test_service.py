@@ -1049,6 +1049,40 @@ def _serve_process(*argv: str, env: dict[str, str] | None = None) -> subprocess.
     )
 
 
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_plis_serve_keeps_grpc_cores_log_to_its_log_level(tmp_path: Path) -> None:
+    """gRPC core wrote a line for every failed TLS handshake (a plain client, a port
+    scan) whatever --log-level said; GRPC_VERBOSITY set by the user still wins."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
+    runs = [((), env, False), (("--log-level", "info"), env, True), ((), {**env, "GRPC_VERBOSITY": "INFO"}, True)]
+    for extra, environ, logged in runs:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "serve", "--address", "localhost:0", "--workers", "1", "--grace", "0",
+             "--tls-cert", str(cert), "--tls-key", str(key), *extra],
+            stderr=subprocess.PIPE, text=True, env={**environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
+        )  # fmt: skip
+        try:
+            assert process.stderr is not None
+            port = None
+            while port is None:  # at INFO, gRPC says first that INFO is no level for production
+                line = process.stderr.readline()
+                assert line, "the server ended"
+                port = re.search(r"serving .* on localhost:(\d+)", line)
+            with Client(f"localhost:{port.group(1)}", retries=0, timeout=5) as plain, pytest.raises(grpc.RpcError):
+                plain.hint(EXAMPLE)  # no TLS: the handshake fails on the server's side
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(30) == 0
+        assert ("Handshake failed" in process.stderr.read()) == logged, extra
+
+
 def test_a_second_server_of_processes_cannot_share_a_port_in_use() -> None:
     """With SO_REUSEPORT, a second `--processes` server used to take part of the first
     one's calls (and answer them without its token)."""
