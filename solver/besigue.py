@@ -20,7 +20,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json, unknown_keys
+from .errors import (
+    CardError,
+    DuplicateCardError,
+    IllegalMoveError,
+    PositionError,
+    ended_deal_side,
+    ints_per_side,
+    parse_json,
+    unknown_keys,
+)
 from .games.besigue import (
     FOUR_KIND,
     HAND_SIZE,
@@ -547,6 +556,8 @@ class BesiguePosition:
         return list(self.scored)
 
     def value_for(self, side: int, finals: Sequence[int] | None = None) -> int:
+        """The value of a finished deal for `side` (its points minus the other's)."""
+        ended_deal_side(self, side)
         if finals is None:
             finals = self.final_scores()
         return finals[side] - finals[1 - side]

@@ -82,6 +82,17 @@ def above_zero(field: str, value: Any, unit: str, note: str = "") -> float:
     return value
 
 
+def ended_deal_side(position: Any, side: Any) -> None:
+    """For a finished deal's value: an OptionError naming `side` unless it is one of
+    the game's sides (a seat in the games of each for himself), a PositionError before
+    the end (the value of a deal still in play is the search's to give)."""
+    n_sides = position.rules.n_sides
+    if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < n_sides:
+        raise OptionError("side", f"must be a side of the game, 0 to {n_sides - 1}, got {shown(side)}")
+    if not position.is_over:
+        raise PositionError("position", "the deal is not over: its value is the search's (analyse)")
+
+
 def table_megabytes(value: Any) -> int:
     """A transposition table's size in MB, checked: a whole number from 1 to the
     memory this process may use (solver.machine); else an OptionError naming `tt_megabytes`."""

@@ -12,7 +12,16 @@ from typing import Any
 
 from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
-from .errors import CardError, DuplicateCardError, IllegalMoveError, PositionError, ints_per_side, parse_json, unknown_keys
+from .errors import (
+    CardError,
+    DuplicateCardError,
+    IllegalMoveError,
+    PositionError,
+    ended_deal_side,
+    ints_per_side,
+    parse_json,
+    unknown_keys,
+)
 from .games import Rules, game_of
 from .games.jass import Putz
 
@@ -269,6 +278,7 @@ class Position:
 
     def value_for(self, side: int, finals: Sequence[int] | None = None) -> int | bool:
         """The objective's value of a finished deal for `side` (RULES.md)."""
+        ended_deal_side(self, side)
         if finals is None:
             finals = self.final_scores()
         objective = self.objective

@@ -200,3 +200,19 @@ def test_trump_table_value_of_no_entry_names_the_argument() -> None:
 def test_every_public_name_is_listed_and_found() -> None:
     for name in solver.__all__:
         assert name in dir(solver) and getattr(solver, name) is not None
+
+
+# --- value_for: a finished deal's value, for a side the game has ---------------------------
+
+
+def test_value_for_checks_its_side_and_that_the_deal_is_over() -> None:
+    end = load_position(LATE)
+    while not end.is_over:
+        end = end.play(end.legal_moves()[0])
+    assert end.value_for(0) == -end.value_for(1) == end.final_scores()[0] - end.final_scores()[1]
+    for side in (2, -1, True, "0", 0.0, None):
+        with pytest.raises(OptionError) as info:
+            end.value_for(side)  # type: ignore[arg-type]
+        assert info.value.field == "side"
+    with pytest.raises(PositionError, match="not over"):
+        load_position(LATE).value_for(0)
