@@ -244,6 +244,10 @@ class Position:
             card = Card.parse(card, field_name)  # a CardError for what is not a card
         if self.is_over:
             raise IllegalMoveError(field_name, f"{card}: the deal is over", index)
+        if card not in self.rules.deck:  # as a position's cards are checked: INVALID_CARD
+            error = CardError(field_name, f"{card} is not a card of this game")
+            error.index = index
+            raise error
         seat = self.to_move
         hand = self.hands[seat]
         if card not in hand:

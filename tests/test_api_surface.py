@@ -216,3 +216,13 @@ def test_value_for_checks_its_side_and_that_the_deal_is_over() -> None:
         assert info.value.field == "side"
     with pytest.raises(PositionError, match="not over"):
         load_position(LATE).value_for(0)
+
+
+def test_a_card_the_game_has_not_is_an_invalid_card_when_played() -> None:
+    """C6 in a 32-card game: not a card of the game (INVALID_CARD), as in a hand; it was
+    'seat 2 does not hold C6', an illegal move."""
+    with pytest.raises(CardError, match="C6 is not a card of this game"):
+        load_position(LATE).play("C6")
+    with pytest.raises(CardError) as info:
+        load_position({**LATE_DEAL, "played": [*PLAYED[:3], "C6"]})
+    assert info.value.field == "played[3]" and info.value.index == 3 and info.value.reason == "INVALID_CARD"
