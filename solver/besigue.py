@@ -491,6 +491,10 @@ class BesiguePosition:
             raise IllegalMoveError(field_name, f"{move} is ambiguous: say which copies ({', '.join(fits)})", index)
         if self.to_declare is None:
             card = Copy.parse(move, field_name).card
+            if card.rank not in Besigue.RANKS:  # as a position's cards are checked: INVALID_CARD
+                error = CardError(field_name, f"{card} is not a card of this game")
+                error.index = index
+                raise error
             if all(c.card != card for c in self.hands[seat]):
                 raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}", index)
         raise IllegalMoveError(field_name, f"seat {seat} may not play {move} here (legal: {', '.join(legal)})", index)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 
 import pytest
 
@@ -31,6 +32,8 @@ from solver import (
 )
 from solver.errors import DuplicateKeyError
 from solver.features import ClaimError
+
+from .besigue_random import random_position
 
 DEAL = ["CJ C9 SA ST HK H9 DA DQ", "CT SK SQ S9 HT H7 DK D8", "CA CQ S8 S7 HQ DT D9 D7", "CK C8 C7 SJ HA HJ H8 DJ"]
 # the first legal card at each turn, 24 cards: two tricks left
@@ -226,3 +229,6 @@ def test_a_card_the_game_has_not_is_an_invalid_card_when_played() -> None:
     with pytest.raises(CardError) as info:
         load_position({**LATE_DEAL, "played": [*PLAYED[:3], "C6"]})
     assert info.value.field == "played[3]" and info.value.index == 3 and info.value.reason == "INVALID_CARD"
+    besigue = random_position(random.Random(1), 4)
+    with pytest.raises(CardError, match="C6 is not a card of this game"):
+        besigue.play("C6")
