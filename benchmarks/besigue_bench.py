@@ -29,6 +29,10 @@ from solver import analyse
 from solver.besigue import BesiguePosition, engine_state
 from tests.besigue_random import random_deal, random_move
 
+from .arguments import megabytes, positive, seconds
+
+TALONS = range(0, 47, 2)  # the talon's length at a trick start of phase 1 (0: the start of phase 2)
+
 
 def deal_states(seed: int) -> dict[int, BesiguePosition]:
     """Deal `seed` played forward by a seeded random policy (random cards; sevens,
@@ -84,19 +88,28 @@ def nearest_rank(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--max-seconds", type=float, default=30.0, help="cap per solve (time_limit)")
-    ap.add_argument("--tt-megabytes", type=int, default=64)
-    ap.add_argument("--levels", type=int, nargs="*", help="talon lengths to run (default 0, 2, 4, ... until the median > 1 s)")
+    ap = argparse.ArgumentParser(
+        prog="python -m benchmarks.besigue_bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--deals", type=positive, default=100)
+    ap.add_argument("--max-seconds", type=seconds, default=30.0, help="cap per solve (time_limit)")
+    ap.add_argument("--tt-megabytes", type=megabytes, default=64)
+    ap.add_argument(
+        "--levels", type=int, nargs="*", choices=TALONS, metavar="TALON",
+        help="talon lengths to run, even, 0 to 46 (default 0, 2, 4, ... until the median > 1 s)",
+    )
     ap.add_argument("--option", action="append", default=[], help="engine option name=value (measuring levers)")
     ap.add_argument("--analyse", action="store_true", help="time solver.analyse (every first move valued) instead of the value")
-    ap.add_argument("--estimates", type=int, metavar="TALON",
+    ap.add_argument("--estimates", type=int, choices=TALONS, metavar="TALON",
                     help="instead: how good the limited search's estimates are at this talon length (1..4 tricks ahead)")
     args = ap.parse_args(argv)
     engine = BesigueEngine(tt_megabytes=args.tt_megabytes)
     for opt in args.option:
-        name, value = opt.split("=")
+        name, _, value = opt.partition("=")
+        if name not in engine.options:  # a misspelt one would measure the defaults
+            ap.error(f"--option: unknown option {name!r} (known: {', '.join(engine.options)})")
+        if not value.isdigit():
+            ap.error(f"--option: {opt!r} is not name=value, the value a whole number")
         engine.options[name] = int(value)
     deals = [deal_states(seed) for seed in range(args.deals)]
     if args.estimates is not None:

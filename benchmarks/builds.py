@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .arguments import megabytes, positive
 from .deals import DEAL_SETS, deals, table_megabytes
 
 
@@ -64,11 +65,11 @@ def compare(key: str, n: int, engines: tuple[Any, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.builds", description=__doc__.split("\n")[0])
     parser.add_argument("other", type=Path, help="another checkout, its engine built in place")
     parser.add_argument("--games", nargs="+", default=["belote"], choices=sorted(DEAL_SETS), metavar="SET")
-    parser.add_argument("--deals", type=int, default=30)
-    parser.add_argument("--tt-megabytes", type=int, help="table size (default: the library's, 8 or 64 MB by the deal)")
+    parser.add_argument("--deals", type=positive, default=30)
+    parser.add_argument("--tt-megabytes", type=megabytes, help="table size (default: the library's, 8 or 64 MB by the deal)")
     args = parser.parse_args(argv)
     import solver._engine
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from .arguments import positive
 from .deals import DEAL_SETS, deals
 
 
@@ -32,10 +33,10 @@ def call_cost(keys: list[str], n: int, rounds: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.call_cost", description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["belote", "klaverjas-rotterdam"])
-    parser.add_argument("--deals", type=int, default=40, help="deals per set (default 40)")
-    parser.add_argument("--rounds", type=int, default=15, help="rounds; the best is printed (default 15)")
+    parser.add_argument("--deals", type=positive, default=40, help="deals per set (default 40)")
+    parser.add_argument("--rounds", type=positive, default=15, help="rounds; the best is printed (default 15)")
     args = parser.parse_args(argv)
     cost = call_cost(args.games, args.deals, args.rounds)
     print(f"{' '.join(args.games)}: {cost:.3f} ms a call outside the search (best of {args.rounds} rounds)")

@@ -38,6 +38,8 @@ from solver import analyse
 from solver.compile import ENGINE_OPTIONS
 from tests.randompos import CONFIGS, random_positions
 
+from .arguments import at_least, positive
+
 # every lever off; endgame_tricks 0 means no plain search below the table (shape_set
 # is the shape table's layout, 2 or 4, and the shape table is off)
 PLAIN = {name: 0 for name in ENGINE_OPTIONS if name != "shape_set"}
@@ -135,9 +137,9 @@ def focused_fault(position: Any, full: Any, engine: Any, rng: random.Random) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.crosscheck", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=sorted(CONFIGS), default=sorted(CONFIGS))
-    parser.add_argument("--per-value", type=int, default=5, help="positions per option value (default 5)")
-    parser.add_argument("--min-tricks", type=int, default=5)
-    parser.add_argument("--max-tricks", type=int, default=6)
+    parser.add_argument("--per-value", type=positive, default=5, help="positions per option value (default 5)")
+    parser.add_argument("--min-tricks", type=at_least(1), default=5)
+    parser.add_argument("--max-tricks", type=at_least(1), default=6)
     parser.add_argument("--seed", type=int, default=3, help="seed of the positions (default 3)")
     compare = parser.add_mutually_exclusive_group()
     compare.add_argument("--keep-order", action="store_true", help="the move-order levers stay on in the plain search")
@@ -147,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     compare.add_argument("--exact-moves", action="store_true", help="the full analysis against exact_moves' focused one")
     args = parser.parse_args(argv)
+    if args.min_tricks > args.max_tricks:
+        parser.error(f"--min-tricks {args.min_tricks} is more than --max-tricks {args.max_tricks}")
     leave_out = () if args.leave_out is None else (args.leave_out or CUT_LEVERS)
     differ = sum(
         crosscheck(g, args.per_value, args.min_tricks, args.max_tricks, args.seed, keep_order=args.keep_order,

@@ -25,8 +25,8 @@ import argparse
 import sys
 from typing import Any
 
+from .arguments import at_least, lever_setting, positive
 from .deals import DEAL_SETS, deals, table_megabytes
-from .levers import parse_setting
 from .midgame import positions as midgame_positions
 
 RULES = (
@@ -63,11 +63,14 @@ def kind_name(kind: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.cut_counts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=list(DEAL_SETS), default="jass")
-    parser.add_argument("--positions", type=int, default=12)
-    parser.add_argument("--tricks", type=int, default=0, help="tricks played before the analysis (default 0)")
-    parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("setting", nargs="?", default="-", help="lever settings, e.g. master_duck=0")
+    parser.add_argument("--positions", type=positive, default=12)
+    parser.add_argument("--tricks", type=at_least(0), default=0, help="tricks played before the analysis (default 0)")
+    parser.add_argument("--top", type=positive, default=25)
+    parser.add_argument("setting", nargs="?", type=lever_setting, default="-", help="lever settings, e.g. master_duck=0")
     args = parser.parse_args(argv)
+    hand_size = DEAL_SETS[args.game].hand_size
+    if args.tricks >= hand_size:  # a position must have a card left to play
+        parser.error(f"--tricks: a {args.game} deal has {hand_size} tricks, give at most {hand_size - 1}")
 
     from solver import Engine, _engine
     from solver.analysis import analyse
@@ -83,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     total = 0
     for position in chosen:
         engine.clear()
-        total += analyse(position, engine=engine, engine_options=parse_setting(args.setting)).nodes
+        total += analyse(position, engine=engine, engine_options=args.setting).nodes
     kinds = _engine.counts()
     print(f"{args.game}, {len(chosen)} positions, {total} nodes")
     print(f"{'kind of node':62s} {'nodes':>9s} {'subtree%':>8s} {'cut%':>6s} {'first%':>6s} {'waste%':>6s}")

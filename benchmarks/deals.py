@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .arguments import positive
+
 SUITS = "CSHD"  # canonical order (RULES.md, "Common notation")
 RANK_ORDER = "AKQJT9876"
 DEFAULT_DEALS = 200
@@ -189,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=None, help="deal sets (default: all)"
     )
-    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="deals per set (default %(default)s)")
+    parser.add_argument("--deals", type=positive, default=DEFAULT_DEALS, help="deals per set (default %(default)s)")
     parser.add_argument("--list", action="store_true", help="describe the sets and exit")
     args = parser.parse_args(argv)
     if args.list:

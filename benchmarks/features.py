@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .arguments import positive
 from .deals import DEAL_SETS, deals, table_megabytes
 
 KINDS = ("play", "trumps", "puzzle")
@@ -142,7 +143,7 @@ def report(
     parser = argparse.ArgumentParser(prog=f"python -m {module}", description=doc.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=list(DEAL_SETS))
     parser.add_argument("--kinds", nargs="+", choices=kinds, default=list(kinds))
-    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--deals", type=positive, default=20)
     parser.add_argument("--seed", type=int, default=11, help="seed of the random play (default 11)")
     args = parser.parse_args(argv)
     first, second = ways

@@ -21,17 +21,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from .arguments import lever_setting, megabytes, positive
 from .deals import DEAL_SETS, deals, table_megabytes
-
-
-def parse_setting(text: str) -> dict[str, int]:
-    if text == "-":
-        return {}
-    setting = {}
-    for item in text.split(","):
-        name, _, value = item.partition("=")
-        setting[name] = int(value or "1")
-    return setting
 
 
 def compare(
@@ -95,11 +86,11 @@ def print_row(row: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.levers", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["belote"])
-    parser.add_argument("--deals", type=int, default=20, help="deals per set (default 20)")
-    parser.add_argument("--tt-megabytes", type=int, help="table size (default: the library's, 8 or 64 MB by the deal)")
-    parser.add_argument("settings", nargs="+", help="lever settings, e.g. - endgame_tricks=0")
+    parser.add_argument("--deals", type=positive, default=20, help="deals per set (default 20)")
+    parser.add_argument("--tt-megabytes", type=megabytes, help="table size (default: the library's, 8 or 64 MB by the deal)")
+    parser.add_argument("settings", nargs="+", type=lever_setting, help="lever settings, e.g. - endgame_tricks=0")
     args = parser.parse_args(argv)
-    settings = [parse_setting(s) for s in args.settings]
+    settings = args.settings
     print(HEAD)
     differ = 0
     for key in args.games:

@@ -17,8 +17,9 @@ import random
 import sys
 from typing import Any
 
+from .arguments import at_least, lever_setting, megabytes, positive
 from .deals import DEAL_SETS, deals
-from .levers import HEAD, compare, parse_setting, print_row
+from .levers import HEAD, compare, print_row
 
 
 def positions(key: str, n: int, tricks: int, seed: int = 7) -> list:
@@ -38,12 +39,16 @@ def positions(key: str, n: int, tricks: int, seed: int = 7) -> list:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.midgame", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["jass"])
-    parser.add_argument("--deals", type=int, default=14)
-    parser.add_argument("--tricks", type=int, default=1, help="tricks played before the analysis (default 1)")
-    parser.add_argument("--tt-megabytes", type=int, help="table size (default: the library's, 8 or 64 MB by the position)")
-    parser.add_argument("settings", nargs="+", help="lever settings, e.g. - trump_order=0")
+    parser.add_argument("--deals", type=positive, default=14)
+    parser.add_argument("--tricks", type=at_least(0), default=1, help="tricks played before the analysis (default 1)")
+    parser.add_argument("--tt-megabytes", type=megabytes, help="table size (default: the library's, 8 or 64 MB by the position)")
+    parser.add_argument("settings", nargs="+", type=lever_setting, help="lever settings, e.g. - trump_order=0")
     args = parser.parse_args(argv)
-    settings = [parse_setting(s) for s in args.settings]
+    settings = args.settings
+    for key in args.games:
+        tricks = DEAL_SETS[key].hand_size
+        if args.tricks >= tricks:  # a position must have a card left to play
+            parser.error(f"--tricks: a {key} deal has {tricks} tricks, give at most {tricks - 1}")
     print(HEAD)
     for key in args.games:
         rows = compare(key, positions(key, args.deals, args.tricks), settings, args.tt_megabytes)

@@ -29,6 +29,7 @@ import statistics
 import sys
 from typing import Any
 
+from .arguments import positive
 from .deals import DEAL_SETS, deals, table_megabytes
 
 OFFSETS = (-81, -41, -21, -11, -5, -1, 1, 3, 7, 11, 21, 41, 81)
@@ -103,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.oracles", description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=("curve", "ceiling"))
     parser.add_argument("--game", choices=list(DEAL_SETS), default="jass")
-    parser.add_argument("--deals", type=int, default=4)
-    parser.add_argument("--cards", type=int, default=2, help="curve: the worst cards per deal (default %(default)s)")
+    parser.add_argument("--deals", type=positive, default=4)
+    parser.add_argument("--cards", type=positive, default=2, help="curve: the worst cards per deal (default %(default)s)")
     args = parser.parse_args(argv)
     if not hasattr(engine_module(), "set_oracles"):
         print("this build has no oracles: apply benchmarks/oracles.patch in a scratch worktree (see the docstring)",

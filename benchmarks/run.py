@@ -12,11 +12,12 @@ the transposition table's size, the process's peak RSS so far, and how many
 results were not exact (only with a limit).  One thread, one process; the engine
 (and its table) is made once per table size before the first timed call.
 
-The machine's speed drifts by a factor of up to 2.5 (BENCHMARKS.md, "What limits
-it"), and the goals are in milliseconds.  So when colver (the `bench` extra) is
-installed, the run also times a yardstick before and after the sets: colver's
-median on the first `--yardstick` belote deals (about 30 ms when this machine runs
-at its fastest).  Read the sets' times against it.
+The machine's speed drifts by a factor of up to 3 (colver's median on the belote
+deals from 26 to 80 ms: BENCHMARKS.md, "What limits it"), and the goals are in
+milliseconds.  So when colver (the `bench` extra) is installed, the run also times
+a yardstick before and after the sets: colver's median on the first `--yardstick`
+belote deals (about 30 ms when this machine runs at its fastest).  Read the sets'
+times against it.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .arguments import at_least, lever_setting, megabytes, positive, seconds
 from .deals import DEAL_SETS, DEFAULT_DEALS, deals, table_megabytes
 
 QUICK_DEALS = 20
@@ -246,25 +248,29 @@ def main(argv: list[str] | None = None) -> int:
         "--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=None, help="deal sets to run (default: all)"
     )
     parser.add_argument(
-        "--deals", type=int, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
+        "--deals", type=positive, default=None, help=f"deals per set (default {DEFAULT_DEALS}, {QUICK_DEALS} with --quick)"
     )
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_DEALS} deals per set")
     parser.add_argument(
-        "--tt-megabytes", type=int, default=None, help="transposition table size (default: the library's, 8 or 64 MB by the deal)"
+        "--tt-megabytes",
+        type=megabytes,
+        default=None,
+        help="transposition table size (default: the library's, 8 or 64 MB by the deal)",
     )
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per call (default: none, exact)")
+    parser.add_argument("--time-limit", type=seconds, default=None, help="seconds per call (default: none, exact)")
     parser.add_argument("--no-value-only", action="store_true", help="skip the value_only column")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument(
         "--yardstick",
-        type=int,
+        type=at_least(0),
         default=YARDSTICK_DEALS,
         metavar="N",
         help=f"time colver on N belote deals before and after, for the machine's speed (default {YARDSTICK_DEALS}; 0: no)",
     )
     parser.add_argument(
         "--engine-option",
+        type=lever_setting,
         action="append",
         default=[],
         metavar="LEVER=0|1",
@@ -273,10 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     n = args.deals if args.deals is not None else (QUICK_DEALS if args.quick else DEFAULT_DEALS)
-    engine_options = {}
-    for item in args.engine_option:
-        name, _, value = item.partition("=")
-        engine_options[name] = int(value or "1")
+    engine_options = {name: value for setting in args.engine_option for name, value in setting.items()}
     try:
         from solver.analysis import analyse
     except ImportError as exc:
@@ -284,7 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     value_only = not args.no_value_only
     try:
-        analyse(WARMUP, tt_megabytes=args.tt_megabytes)  # builds the engine and its table
+        from solver import Engine
+
+        # loads the engine, on a small table of its own that is freed at once: the
+        # thread's default engine would keep an idle table in the RSS of every set
+        analyse(WARMUP, engine=Engine(1))
     except ImportError as exc:
         print(f"the engine is not built: {exc}", file=sys.stderr)
         return 2

@@ -31,6 +31,8 @@ from typing import Any
 
 from solver.position import Position
 
+from .arguments import at_least, positive, seconds
+from .deals import DEAL_SETS as ALL_SETS
 from .deals import deals
 from .run import percentile
 
@@ -123,6 +125,8 @@ def run_clients(address: str, positions: list[dict[str, Any]], clients: int, sec
     if errors:
         raise RuntimeError(f"{len(errors)} clients failed; first: {errors[0]!r}")
     done = sorted(x for per_client in latencies for x in per_client)
+    if not done:
+        raise RuntimeError(f"no hint began and ended in the {seconds:g} s measured: give more --seconds")
     cpu = None
     if cpu_before is not None and cpu_after is not None:
         cpu = 100.0 * (cpu_after - cpu_before) / seconds
@@ -140,19 +144,22 @@ def run_clients(address: str, positions: list[dict[str, Any]], clients: int, sec
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.service_bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16], help="client counts (default 1 4 16)")
-    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per client count")
-    parser.add_argument("--positions", type=int, default=300, help="mid-game positions to cycle through")
+    parser.add_argument("--clients", type=positive, nargs="+", default=[1, 4, 16], help="client counts (default 1 4 16)")
+    parser.add_argument("--seconds", type=seconds, default=10.0, help="measured seconds per client count")
+    parser.add_argument("--positions", type=positive, default=300, help="mid-game positions to cycle through")
     parser.add_argument(
-        "--tricks-left", type=int, nargs=2, default=[3, 5], metavar=("FEWEST", "MOST"), help="tricks left in the positions"
+        "--tricks-left", type=positive, nargs=2, default=[3, 5], metavar=("FEWEST", "MOST"), help="tricks left in the positions"
     )
-    parser.add_argument("--workers", type=int, default=0, help="server workers (default: one per core)")
-    parser.add_argument("--processes", type=int, default=1, help="server processes (plis serve --processes)")
+    parser.add_argument("--workers", type=at_least(0), default=0, help="server workers (default: one per core)")
+    parser.add_argument("--processes", type=positive, default=1, help="server processes (plis serve --processes)")
     parser.add_argument("--address", help="use a running server instead of starting one")
     parser.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     args = parser.parse_args(argv)
 
     fewest, most = args.tricks_left
+    shortest = min(ALL_SETS[key].hand_size for key in DEAL_SETS)
+    if not fewest <= most <= shortest:
+        parser.error(f"--tricks-left: give FEWEST <= MOST <= {shortest} (the tricks of a deal of the shortest set)")
     positions = mid_game_positions(args.positions, fewest=fewest, most=most)
     process = None
     address = args.address
@@ -172,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['p99_ms']:>8.2f} {cpu:>11} {row['client_cpu_percent']:>10.0f}%",
                 flush=True,
             )
+    except RuntimeError as exc:  # the clients' failure, already described: no traceback
+        print(f"service_bench: {exc}", file=sys.stderr)
+        return 1
     finally:
         if process is not None:
             process.terminate()

@@ -1,0 +1,139 @@
+"""The benchmark commands as a new contributor meets them: fixed deal sets, statistics
+that compute what they say, and bad arguments refused before any work, by name."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from benchmarks import (
+    besigue_bench,
+    builds,
+    call_cost,
+    crosscheck,
+    cut_counts,
+    deals,
+    features,
+    levers,
+    midgame,
+    oracles,
+    played,
+    run,
+    service_bench,
+    vs_colver,
+)
+from benchmarks.deals import DEAL_SETS
+
+
+def refused(main: Callable[[list[str]], Any], argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The argparse error `main(argv)` stops with (status 2, no traceback)."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    return capsys.readouterr().err.splitlines()[-1]
+
+
+def test_every_set_is_fixed_and_has_200_playable_deals_with_their_trump_and_contract() -> None:
+    from solver.position import load_position
+
+    for key, deal_set in DEAL_SETS.items():
+        sample = deals.deals(key, 200)
+        assert sample == deals.deals(key, 200) and sample[:7] == deals.deals(key, 7)  # the first n never change
+        assert len({str(d) for d in sample}) == 200
+        for deal in sample:
+            assert load_position(deal).to_move == 0
+            assert ("trump" in deal) == bool(deal_set.trumps)
+            if deal_set.contract_field is not None:
+                assert deal[deal_set.contract_field] in range(deal_set.players)
+
+
+def test_nearest_rank_percentiles_and_the_summary_by_hand() -> None:
+    assert [run.percentile([1.0, 2.0, 3.0, 4.0, 5.0], p) for p in (1, 20, 21, 50, 90, 99, 100)] == [1, 1, 2, 3, 5, 5, 5]
+    ten = [float(t) for t in range(1, 11)]
+    assert run.percentile(ten, 90) == 9.0 and run.percentile(ten, 99) == 10.0
+    column = run.Column(times_ms=[4.0, 1.0, 3.0, 2.0], nodes=[100, 200, 300, 400])
+    summary = column.summary()
+    assert (summary["median_ms"], summary["p90_ms"], summary["max_ms"]) == (2.5, 4.0, 4.0)
+    assert summary["mean_nodes"] == 250.0 and summary["nodes_per_s"] == 1000 / 0.010
+    assert run.Column(times_ms=[0.0], nodes=[5]).summary()["nodes_per_s"] is None  # no time: no rate
+    assert besigue_bench.nearest_rank(ten, 0.9) == 9.0 and besigue_bench.nearest_rank(ten, 0.91) == 10.0
+
+
+BAD_ARGUMENTS = [
+    (run.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (run.main, ["--tt-megabytes", "0"], "argument --tt-megabytes: must be a whole number of megabytes, at least 1"),
+    (run.main, ["--time-limit", "0"], "argument --time-limit: must be a finite number of seconds above 0, got 0"),
+    (run.main, ["--engine-option", "merge_equivalent=x"], "argument --engine-option: merge_equivalent: must be a whole"),
+    (run.main, ["--engine-option", "merge_equivalnt=0"], "argument --engine-option: unknown lever 'merge_equivalnt'"),
+    (levers.main, ["--deals", "-1", "-"], "argument --deals: must be at least 1, got -1"),
+    (levers.main, ["-", "claims=2,bogus=0"], "argument settings: unknown lever 'bogus'"),
+    (midgame.main, ["--games", "belote", "--tricks", "8", "-"], "--tricks: a belote deal has 8 tricks, give at most 7"),
+    (midgame.main, ["--games", "jass", "--deals", "0", "-"], "argument --deals: must be at least 1, got 0"),
+    (cut_counts.main, ["--game", "putz", "--tricks", "9"], "--tricks: a putz deal has 9 tricks, give at most 8"),
+    (cut_counts.main, ["bounds_first=x"], "argument setting: bounds_first: must be a whole number, got 'x'"),
+    (played.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (features.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (call_cost.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (call_cost.main, ["--rounds", "0"], "argument --rounds: must be at least 1, got 0"),
+    (oracles.main, ["ceiling", "--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (deals.main, ["--deals", "-3"], "argument --deals: must be at least 1, got -3"),
+    (builds.main, [".", "--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (crosscheck.main, ["--min-tricks", "4", "--max-tricks", "3"], "--min-tricks 4 is more than --max-tricks 3"),
+    (crosscheck.main, ["--min-tricks", "0"], "argument --min-tricks: must be at least 1, got 0"),
+    (vs_colver.main, ["--deals", "-1"], "argument --deals: must be at least 0, got -1"),
+    (besigue_bench.main, ["--deals", "1", "--levels", "3"], "argument --levels: invalid choice: 3"),
+    (besigue_bench.main, ["--tt-megabytes", "1", "--option", "bound=0"], "--option: unknown option 'bound'"),
+    (service_bench.main, ["--positions", "0"], "argument --positions: must be at least 1, got 0"),
+    (service_bench.main, ["--clients", "0"], "argument --clients: must be at least 1, got 0"),
+    (service_bench.main, ["--seconds", "0"], "argument --seconds: must be a finite number of seconds above 0, got 0"),
+    (service_bench.main, ["--tricks-left", "5", "3"], "--tricks-left: give FEWEST <= MOST <= 8"),
+]
+
+
+@pytest.mark.parametrize(
+    ("main", "argv", "said"),
+    BAD_ARGUMENTS,
+    ids=[f"{main.__module__.split('.')[-1]} {' '.join(argv)}" for main, argv, _ in BAD_ARGUMENTS],
+)
+def test_a_bad_argument_is_refused_by_name_before_any_work(
+    main: Callable[[list[str]], Any], argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert said in refused(main, argv, capsys)
+
+
+def test_the_warm_up_keeps_no_idle_table_in_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the thread's default engine, made by the warm-up and never used again, held
+    # 8 MB in the RSS reported for every set (each set runs on its own engine)
+    import solver.analysis
+
+    def no_thread_engine(tt_megabytes: int) -> Any:
+        raise AssertionError(f"a thread engine of {tt_megabytes} MB was made")
+
+    monkeypatch.setattr(solver.analysis, "_engine", no_thread_engine)
+    assert run.main(["--games", "belote", "--deals", "1", "--quiet", "--yardstick", "0", "--no-value-only"]) == 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
+def test_vs_colver_builds_its_table_before_the_first_timed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import solver.analysis
+
+    real = vs_colver.our_values
+    ready: list[bool] = []
+
+    def timed(position: Any, tt_megabytes: int) -> Any:
+        ready.append(tt_megabytes in getattr(solver.analysis._local, "engines", {}))
+        return real(position, tt_megabytes)
+
+    monkeypatch.setattr(vs_colver, "our_values", timed)
+    status: list[int] = []
+    # a thread of its own: its engines are new, whatever ran before in this process
+    thread = threading.Thread(target=lambda: status.append(vs_colver.compare(2, 2, False, io.StringIO())))
+    thread.start()
+    thread.join()
+    assert status == [0] and ready == [True, True]
