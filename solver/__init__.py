@@ -11,7 +11,7 @@ each played card cost), `trump_table` (the value of a deal for every trump) and
 
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analysis import Hint, MoveValue, Result, analyse, as_position, hint
 from .batch import analyse_many
@@ -85,7 +85,12 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:  # Any: the compiled classes have no stubs
+if TYPE_CHECKING:  # their stubs, for type checkers; at run time imported on first use
+    from ._besigue import BesigueEngine
+    from ._engine import Engine
+
+
+def __getattr__(name: str) -> Any:
     if name == "Engine":  # the compiled engine, imported on first use
         from ._engine import Engine
 

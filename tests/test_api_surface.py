@@ -232,3 +232,23 @@ def test_a_card_the_game_has_not_is_an_invalid_card_when_played() -> None:
     besigue = random_position(random.Random(1), 4)
     with pytest.raises(CardError, match="C6 is not a card of this game"):
         besigue.play("C6")
+
+
+# --- the compiled engines' stubs say what the modules hold ------------------------------------
+
+
+@pytest.mark.parametrize("module, name", [("_engine", "Engine"), ("_besigue", "BesigueEngine")])
+def test_the_stub_of_a_compiled_engine_lists_its_members(module: str, name: str) -> None:
+    """A type checker reads solver/_engine.pyi instead of the compiled module: a member
+    added to or removed from the .pyx without the stub would be wrong to users' mypy."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    stub = ast.parse((Path(solver.__file__).parent / f"{module}.pyi").read_text())
+    (cls,) = [node for node in stub.body if isinstance(node, ast.ClassDef) and node.name == name]
+    stubbed = {node.name for node in cls.body if isinstance(node, ast.FunctionDef)}
+    stubbed |= {node.target.id for node in cls.body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    compiled = getattr(importlib.import_module(f"solver.{module}"), name)
+    members = {m for m in dir(compiled) if not m.startswith("__")} | {"__init__"}
+    assert stubbed == members

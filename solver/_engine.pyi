@@ -1,0 +1,36 @@
+# Type stub of the compiled card-game engine (solver/_engine.pyx): what Python sees.
+from typing import Any
+
+class Engine:
+    """A search engine with its own transposition tables, `tt_megabytes` in all; one
+    thread at a time (see the .pyx docstring)."""
+
+    @property
+    def tt_megabytes(self) -> int: ...
+    @property
+    def tt_entries(self) -> int: ...
+    @property
+    def shape_entries(self) -> int: ...
+    @property
+    def cancels(self) -> int: ...
+    def __init__(self, tt_megabytes: int = 32) -> None: ...
+    @property
+    def tt_bytes(self) -> int: ...
+    def clear(self) -> None: ...
+    def cancel(self, before_start: bool = False) -> None: ...
+    def forget_cancel(self) -> None: ...
+    def solve(
+        self,
+        spec: dict[str, Any],
+        time_limit: float = 0.0,
+        node_limit: int = 0,
+        all_moves: bool = True,
+        want_line: bool = True,
+        horizon: int = 0,
+        exact_moves: int = 0,
+    ) -> dict[str, Any]: ...
+    def _shape_margins(
+        self, spec: dict[str, Any], stored: int, cards: int, lanes: bool = True, owners: dict[int, int] | None = None
+    ) -> tuple[int, int]: ...
+
+def __getattr__(name: str) -> Any: ...  # module helpers for tests, and a measuring build's counters
