@@ -216,19 +216,23 @@ def check_engine(engine: Any, position: AnyPosition) -> None:
 
 def engine_for(position: AnyPosition, engine: Any, tt_megabytes: int | None) -> Any:
     """`engine` if the caller gave one, else this thread's engine with a table of
-    `tt_megabytes` (checked) or of the position's default size."""
+    `tt_megabytes` (checked) or of the position's default size: for Bésigue, the
+    thread's `BesigueEngine`, which its search runs on (a card-game one would take
+    a table of its own for nothing)."""
     check_engine(engine, position)
     size = table_size(tt_megabytes, default_tt_megabytes(position))  # checked even where unused
-    return engine if engine is not None else _engine(size)
+    if engine is not None:
+        return engine
+    if isinstance(position, BesiguePosition):
+        from .besigue_solve import besigue_engine
+
+        return besigue_engine(size)
+    return _engine(size)
 
 
 def thread_engine(pos: AnyPosition, tt_megabytes: int | None) -> Any:
     """The engine of this thread that `analyse` searches `pos` on when given none (for
     Bésigue, the thread's `BesigueEngine`): a batch cancels it to stop that search."""
-    if isinstance(pos, BesiguePosition):
-        from .besigue_solve import besigue_engine
-
-        return besigue_engine(table_size(tt_megabytes, DEFAULT_TT_MEGABYTES))
     return engine_for(pos, None, tt_megabytes)
 
 
@@ -491,7 +495,9 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         best = tuple(str(c) for c, v in solved if v == value)
     points = None
     line: tuple[str, ...] = ()
-    if outcome.line:
+    if outcome.line and exact:
+        # (a cancel that lands while the engine follows the line leaves its first
+        # moves and the scores where it stopped: not a line of best play)
         if outcome.line_scores is not None:
             points = tuple(pos.rules.settle(outcome.line_scores, pos.objective))
         else:

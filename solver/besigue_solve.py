@@ -156,6 +156,7 @@ def solve_besigue(
         outcome.value = best
         outcome.best_moves = [m for m, v in values.items() if v == best]
         outcome.best = outcome.best_moves[0]
+    if budget.stopped is None and best is not None and all_moves:  # a hint has no use for the line (nor do the card games')
         # every value is exact, so the result is too: its line of best play (and so its
         # points) is finished even past a limit.  The line costs little beside the
         # values (2 to 27% of the nodes on 16 positions, the table being warm); cut at
@@ -163,6 +164,9 @@ def solve_besigue(
         line_budget = _Budget(None, None, engine.cancels)
         outcome.line = best_line(pos, engine, line_budget, sign * best - (pos.scored[0] - pos.scored[1]))
         outcome.nodes += line_budget.nodes
+        # a cancel stops the line too: the result is then not exact (it has no points),
+        # as in the card games
+        outcome.limit = line_budget.stopped
     return outcome
 
 
