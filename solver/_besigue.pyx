@@ -37,7 +37,7 @@ cdef extern from "native.h":
     int lowest_bit "plis_ctz"(uint64_t x) nogil  # x not 0
     double now "plis_now"() nogil  # seconds, monotonic
     void* table_memory(size_t size) nogil  # zeroed, in huge pages where possible
-    void table_free(void* mem) nogil
+    void table_free(void* mem, size_t size) nogil  # the size it was made with
 
 
 MARRIAGE = 1
@@ -1154,12 +1154,12 @@ cdef class BesigueEngine:
         cdef long long entries = 1024
         while entries * 2 * sizeof(Entry) <= <long long>tt_megabytes * 1024 * 1024:
             entries *= 2
+        self.tt_entries = entries  # before the table: __dealloc__ frees it by this size
         with nogil:  # zeroing the table: other threads go on meanwhile
             self.table = <Entry*>table_memory(entries * sizeof(Entry))
         if self.table == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes
-        self.tt_entries = entries
         self.table_mask = entries - 1
         self.generation = 1
         self.signature = None
@@ -1167,7 +1167,7 @@ cdef class BesigueEngine:
         self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
 
     def __dealloc__(self):
-        table_free(self.table)
+        table_free(self.table, self.tt_entries * sizeof(Entry))
 
     @property
     def tt_bytes(self):

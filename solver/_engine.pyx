@@ -94,7 +94,7 @@ cdef extern from "native.h":
     void prefetch "plis_prefetch"(const void* p) nogil
     double now "plis_now"() nogil  # seconds, monotonic
     void* table_memory(size_t size) nogil  # zeroed, in huge pages where possible
-    void table_free(void* mem) nogil
+    void table_free(void* mem, size_t size) nogil  # the size it was made with
 
 
 cdef inline int highest_bit(uint64_t x) noexcept nogil:
@@ -2161,14 +2161,14 @@ cdef class Engine:
         # shape entries) is one line (two), one miss; in huge pages (time -2 to -10%)
         # zeroing the tables takes up to a few hundred ms on a cold machine: other
         # threads (another engine's search, the service's event loop) go on meanwhile
+        self.tt_entries = entries  # before the tables: __dealloc__ frees them by these sizes
+        self.shape_entries = shape_entries
         with nogil:
             self.table = <Entry*>table_memory(entries * sizeof(Entry))
             self.shapes = <ShapeEntry*>table_memory(shape_entries * sizeof(ShapeEntry))
         if self.table == NULL or self.shapes == NULL:
             raise MemoryError(f"tt_megabytes: cannot allocate {tt_megabytes} MB")
         self.tt_megabytes = tt_megabytes
-        self.tt_entries = entries
-        self.shape_entries = shape_entries
         self.table_mask = entries - 1
         self.generation = 1
         self.signature = None
@@ -2177,8 +2177,8 @@ cdef class Engine:
         self.run_points_ready = False
 
     def __dealloc__(self):
-        table_free(self.table)
-        table_free(self.shapes)
+        table_free(self.table, self.tt_entries * sizeof(Entry))
+        table_free(self.shapes, self.shape_entries * sizeof(ShapeEntry))
 
     @property
     def tt_bytes(self):

@@ -74,11 +74,12 @@ static double plis_now(void) {
 }
 #endif
 
-/* ---- zeroed memory for a transposition table, freed by table_free ----
+/* ---- zeroed memory for a transposition table, freed by table_free (with its size) ----
    In huge pages where the system gives them: every probe lands on a random cache
    line; with 4 KB pages most probes of a table of megabytes also miss the TLB and
    pay a page walk (dearer still under a hypervisor).  Aligned to a cache line at
-   least, so a bucket is one line. */
+   least, so a bucket is one line.  Zeroed here, not on first touch, so that a
+   search never pays for the pages (an engine is set up before its first call). */
 #ifdef _WIN32
 #include <malloc.h>
 static void* table_memory(size_t size) {
@@ -87,22 +88,56 @@ static void* table_memory(size_t size) {
         memset(mem, 0, size);
     return mem;
 }
-static void table_free(void* mem) { _aligned_free(mem); }
+static void table_free(void* mem, size_t size) {
+    (void)size;
+    _aligned_free(mem);
+}
 #else
 #include <sys/mman.h>
-static void* table_memory(size_t size) {
-    void* mem = NULL;
-    size_t huge = (size_t)2 << 20;
-    if (posix_memalign(&mem, size >= huge ? huge : 64, size) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    if (size >= huge)
-        madvise(mem, size, MADV_HUGEPAGE);
+#include <unistd.h>
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
 #endif
-    memset(mem, 0, size);
-    return mem;
+#define PLIS_HUGE_PAGE ((size_t)2 << 20)
+/* A table of 2 MB or more is a mapping of its own, so that freeing it gives it back to
+   the system (from malloc, glibc kept such blocks in the thread's arena after the
+   engine was gone), aligned to 2 MB for huge pages. */
+static size_t plis_mapped_size(size_t size) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (size + page - 1) / page * page;
 }
-static void table_free(void* mem) { free(mem); }
+static void* table_memory(size_t size) {
+    if (size < PLIS_HUGE_PAGE) {
+        void* mem = NULL;
+        if (posix_memalign(&mem, 64, size) != 0)
+            return NULL;
+        memset(mem, 0, size);
+        return mem;
+    }
+    size_t mapped = plis_mapped_size(size);
+    size_t span = mapped + PLIS_HUGE_PAGE;  /* room to start on a 2 MB boundary */
+    char* raw = (char*)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == (char*)MAP_FAILED)
+        return NULL;
+    char* start = (char*)(((uintptr_t)raw + PLIS_HUGE_PAGE - 1) & ~(uintptr_t)(PLIS_HUGE_PAGE - 1));
+    if (start > raw)
+        munmap(raw, (size_t)(start - raw));
+    if (raw + span > start + mapped)
+        munmap(start + mapped, (size_t)(raw + span - (start + mapped)));
+#ifdef MADV_HUGEPAGE
+    madvise(start, mapped, MADV_HUGEPAGE);
+#endif
+    memset(start, 0, size);  /* the pages, taken now (the mapping's zeros come on first touch) */
+    return start;
+}
+static void table_free(void* mem, size_t size) {
+    if (mem == NULL)
+        return;
+    if (size < PLIS_HUGE_PAGE)
+        free(mem);
+    else
+        munmap(mem, plis_mapped_size(size));
+}
 #endif
 
 #endif

@@ -27,10 +27,12 @@ USES_EVERYTHING = r"""
 #include <stdio.h>
 int main(void) {
     void* table = table_memory(1 << 20);
+    void* large = table_memory((4 << 20) + 24);  /* a mapping of its own, not of whole pages */
     double started = plis_now();
     plis_prefetch(table);
     printf("%d %d %d %d\n", plis_ctz(8), plis_clz(1), plis_popcount(255), plis_now() >= started);
-    table_free(table);
+    table_free(table, 1 << 20);
+    table_free(large, (4 << 20) + 24);
     return 0;
 }
 """
@@ -69,6 +71,44 @@ def test_the_header_compiles_for(target: str, flags: list[str], tmp_path: Path) 
     (tmp_path / "uses.c").write_text(USES_EVERYTHING)
     compiled = zig_cc("-target", target, *flags, "-c", "uses.c", "-o", "uses.o", cwd=tmp_path)
     assert compiled.returncode == 0, compiled.stderr
+
+
+# tables of every kind of size: zeroed, aligned, writable to the end, freed by their size
+TABLES = r"""
+#include "native.h"
+#include <stdio.h>
+int main(void) {
+    size_t sizes[] = {64, 4096, (2 << 20) - 64, 2 << 20, (2 << 20) + 24, (56 << 20) + 4160};
+    for (int round = 0; round < 5; round++)  /* mapped and unmapped again and again */
+        for (int i = 0; i < 6; i++) {
+            unsigned char* table = (unsigned char*)table_memory(sizes[i]);
+            if (table == NULL) return 1;
+            for (size_t at = 0; at < sizes[i]; at += 61)
+                if (table[at] != 0) return 2;
+            if (table[sizes[i] - 1] != 0) return 2;
+            if ((uintptr_t)table % (sizes[i] >= (2 << 20) ? (2 << 20) : 64) != 0) return 3;
+            memset(table, 0xAB, sizes[i]);
+            table_free(table, sizes[i]);
+        }
+    table_free(NULL, 0);
+    table_free(NULL, 8 << 20);
+    printf("ok\n");
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the POSIX branch, built by this machine's compiler")
+def test_tables_are_zeroed_aligned_and_given_back(tmp_path: Path) -> None:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    (tmp_path / "tables.c").write_text(TABLES)
+    command = [compiler, "-O2", f"-I{SOLVER}", "tables.c", "-o", "tables"]
+    built = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([str(tmp_path / "tables")], capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stdout) == (0, "ok\n"), run.stderr
 
 
 def test_the_msvc_bit_operations_give_the_right_bits(tmp_path: Path) -> None:
