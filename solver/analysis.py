@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -71,8 +72,9 @@ class Result:
     best: tuple[str, ...]
     points: tuple[int, ...] | None
     exact: bool
-    nodes: int
-    time_ms: float
+    # how the search went, not what it found: left out of ==, as in a Hint
+    nodes: int = field(compare=False)
+    time_ms: float = field(compare=False)
     limit: str | None = None  # "time" or "nodes" when a limit stopped the search
     line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
     # Bésigue, limited: the unsolved moves' estimates are best play over this many
@@ -189,7 +191,9 @@ def check_engine_options(engine_options: Any) -> dict[str, int] | None:
     levers: dict[str, int] = {}
     for name, value in engine_options.items():
         if name not in ENGINE_OPTIONS:
-            raise OptionError("engine_options", f"unknown lever {name!r} (known: {', '.join(ENGINE_OPTIONS)})")
+            meant = difflib.get_close_matches(str(name), ENGINE_OPTIONS, n=3)
+            known = f"did you mean {' or '.join(meant)}?" if meant else "the levers are solver.compile.ENGINE_OPTIONS"
+            raise OptionError("engine_options", f"unknown lever {name!r} ({known})")
         if isinstance(value, bool):
             value = int(value)
         if not isinstance(value, int) or not 0 <= value <= LEVER_MOST:
@@ -244,10 +248,12 @@ def _engine(tt_megabytes: int) -> Any:
     engines: dict[int, Any] | None = getattr(_local, "engines", None)
     if engines is None:
         engines = _local.engines = {}
-    engine = engines.get(tt_megabytes)
-    if engine is None:
+    engine = engines.pop(tt_megabytes, None)
+    if engine is not None:
+        engines[tt_megabytes] = engine  # last in the order: the most recently used
+    else:
         if len(engines) >= ENGINES_KEPT:
-            del engines[next(iter(engines))]  # the oldest size
+            del engines[next(iter(engines))]  # the size used least recently
         engine = engines[tt_megabytes] = Engine(tt_megabytes)
     return engine
 
@@ -421,6 +427,8 @@ def hint(
     if objective is not None:
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
+    if not isinstance(estimates, bool):  # "no" would be true
+        raise OptionError("estimates", f"must be True or False, got {shown(estimates)}")
     require_a_move(pos, "suggest")
     if has_transform(pos):
         # several engine values map to one objective value: value every move

@@ -10,7 +10,7 @@ import queue
 import threading
 from collections.abc import Callable, Generator, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from .analysis import (
     DEFAULT_TT_MEGABYTES,
@@ -131,6 +131,31 @@ def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
             f" ({memory} MB)",
         )
     return threads
+
+
+@overload
+def analyse_many(
+    positions: Iterable[PositionLike],
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int | None = None,
+    jobs: int | None = None,
+    errors: Literal["raise"] = "raise",
+) -> Generator[Result, None, None]: ...
+
+
+@overload
+def analyse_many(
+    positions: Iterable[PositionLike],
+    objective: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int | None = None,
+    jobs: int | None = None,
+    *,
+    errors: Literal["return"],
+) -> Generator[Result | PlisError, None, None]: ...
 
 
 def analyse_many(

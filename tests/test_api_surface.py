@@ -171,6 +171,24 @@ def test_results_of_the_same_question_are_equal() -> None:
     assert analyse_play(LATE_DEAL, first=20) == analyse_play(LATE_DEAL, first=20)
     deal = {"game": "belote", "deal": DEAL}
     assert trump_table(deal) == trump_table(deal)
+    first, again = analyse(LATE_DEAL), analyse(LATE_DEAL, engine=solver.Engine(1))  # a fresh table: other nodes
+    assert first == again and (first.nodes, first.time_ms) != (again.nodes, again.time_ms)
+    assert first != analyse(LATE_DEAL, objective="raw")
+
+
+def test_hint_estimates_must_be_true_or_false() -> None:
+    for estimates in ("no", 0, None, 1.0):
+        with pytest.raises(OptionError) as info:
+            solver.hint(LATE, estimates=estimates)  # type: ignore[arg-type]
+        assert info.value.field == "estimates"
+    assert solver.hint(LATE, estimates=False).best == solver.hint(LATE).best
+
+
+def test_an_unknown_lever_is_told_with_the_names_it_is_near() -> None:
+    with pytest.raises(OptionError, match=r"unknown lever 'lead_killer' \(did you mean lead_killers"):
+        analyse(LATE, engine_options={"lead_killer": 0})
+    with pytest.raises(OptionError, match="the levers are solver.compile.ENGINE_OPTIONS"):
+        analyse(LATE, engine_options={"zzz": 0})
 
 
 def test_results_that_differ_are_not_equal() -> None:
