@@ -1,4 +1,5 @@
-"""Builds the Cython engine.  PLIS_DEBUG=1 turns on bounds checks and assertions."""
+"""Builds the Cython engine.  PLIS_DEBUG=1 builds for a debugger (-O0 -g) with
+Cython's checks on Python objects (not on C arrays) and Python's division."""
 
 import os
 import platform

@@ -107,7 +107,10 @@ cdef struct Tables:
     uint32_t segment_code[MAX_SEGMENTS][64]  # per run and subset in play: a dense code
     # The packed key: the cards of a trick boundary as `boundary_pieces` (the cards
     # outside the runs, squeezed together) then the runs' codes; inside a trick (or
-    # with relative ranks off) as `raw_pieces` (every card) then the trick's cards.
+    # with relative ranks off) as `raw_pieces` (every card).  Inside a trick the key is
+    # not exact (the cards in hands do not tell the trick's from those played before):
+    # the table is stored to only at trick boundaries, and `trick_len` in the key keeps
+    # a probe inside a trick from meeting their entries.
     # A piece is a contiguous block of bits: (cards & mask) >> shift.
     int n_boundary_pieces
     uint64_t boundary_mask[MAX_PIECES]

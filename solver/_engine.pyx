@@ -326,9 +326,10 @@ cdef inline int value_base(Tables* t, State* s) noexcept nogil:
 # --- transposition table ----------------------------------------------------------
 
 cdef inline void make_key(Tables* t, State* s, Key* k) noexcept nogil:
-    """The exact key of a position within one deal (the table is emptied between
-    deals, and the owners of the cards are fixed by the deal, so the cards still in
-    play say who holds what).  Layout: solver/_engine.pxd, Entry."""
+    """The exact key of a position at a trick boundary within one deal (the table is
+    emptied between deals, and the owners of the cards are fixed by the deal, so the
+    cards still in play say who holds what); inside a trick not exact, and never
+    stored.  Layout: solver/_engine.pxd, Entry."""
     cdef int i
     cdef uint64_t lo = 0, cards = s.in_hands, idx
     cdef uint32_t hi = (<uint32_t>s.tricks_left << 12) | (<uint32_t>s.leader << 9) | (<uint32_t>s.trick_len << 6)
@@ -1476,7 +1477,9 @@ cdef int horizon_value(Ctx* c) noexcept nogil:
     cdef int i, seat, v = additive_value(t, &c.s)
     cdef int rest = c.s.points_left + t.per_trick_bonus * c.s.tricks_left + t.last_trick_bonus
     for seat in range(t.n_players):
-        v += t.weight[t.side_of[seat]] * rest // t.n_players
+        # rest is never negative: divided first, C's and Python's division agree (a
+        # PLIS_DEBUG build divides as Python does, rounding a negative share down)
+        v += t.weight[t.side_of[seat]] * (rest // t.n_players)
     return v
 
 
@@ -1646,11 +1649,13 @@ cdef int search(Ctx* c, int alpha, int beta) noexcept nogil:
             if hi < beta:
                 beta = hi
             tt_move = e.move
-        if use_bounds:  # the narrower window may now be out of reach
-            if bound_hi <= alpha:
-                return bound_hi
-            if bound_lo >= beta:
-                return bound_lo
+    # the narrower window may now be out of reach; without bounds_first, the one check
+    # (also where the main table is not used: from endgame_tricks down)
+    if use_bounds and (use_main or not t.bounds_first):
+        if bound_hi <= alpha:
+            return bound_hi
+        if bound_lo >= beta:
+            return bound_lo
     if use_shape:  # positions of the same shape: their bounds, widened by the margins
         lo = -INF
         hi = INF
@@ -2117,8 +2122,9 @@ cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
 
 
 cdef class Engine:
-    """A search engine with its own transposition tables, `tt_megabytes` in all (an
-    eighth for the table of positions, the rest for the shape table; in Klaverjas
+    """A search engine with its own transposition tables, `tt_megabytes` in all (the
+    largest power of two up to an eighth for the table of positions, the rest for the
+    shape table; in Klaverjas
     `score`, the nat entries, NatEntry, share the shape table).
 
     One engine serves one thread at a time; give each thread its own.  The tables
@@ -2147,7 +2153,8 @@ cdef class Engine:
 
     def __cinit__(self, object tt_megabytes=32):
         tt_megabytes = table_megabytes(tt_megabytes)  # an OptionError names a bad size
-        # an eighth of the memory for the main table, the rest for the shape table:
+        # at most an eighth of the memory for the main table (a power of two), the rest
+        # for the shape table:
         # near the end of a deal the shape table serves alone (shape_alone_tricks),
         # so the main table holds only the deeper positions (1 MB or 4 MB of main
         # table: the same nodes; 7 MB of shape table instead of 4: Putz nodes -6%,
@@ -2255,12 +2262,16 @@ cdef class Engine:
         """Search the position described by `spec` (see solver/compile.py).
 
         Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
-        "nodes" or "time"), `line` [bits], `best` (the best bit in value-only mode),
-        `stats` (claims, table probes, hits, cut-offs, MTD(f) passes, and per root move
-        valued: (bit, nodes, passes, first guess), for benchmarks).
+        "nodes", "time" or "cancelled"), `line` [bits] and `line_scores` (each side's
+        score at its end, None without a line), `best` (a best bit), `best_moves`
+        (every best bit) and `value` (None when a limit stopped the search), `worse`
+        {bit: bound} (below), `stats` (claims, table probes, hits, cut-offs, MTD(f)
+        passes, and per root move valued: (bit, nodes, passes, first guess), for
+        benchmarks).
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
         (the current one included) and what follows shared out evenly; additive
-        values only, and only in a table of its own (its entries are not values).
+        values only, in the same tables under a generation of its own before and
+        after (its entries are not values, and those kept before are dropped).
         Without `all_moves`, the cards of the mask `exact_moves` are valued exactly
         too (a card merged with an equivalent one through it); `worse` then gives,
         for each other card shown worse than the best, a bound on its value: one
@@ -2470,6 +2481,9 @@ cdef class Engine:
         """Fill the tables; keep the transposition table if nothing it relies on changed."""
         cdef Tables* t = &self.tables
         cdef int i
+        # the tables' arrays hold MAX_SEATS seats: a spec made by hand must not pass them
+        if not 1 <= spec["n_players"] <= MAX_SEATS or not 1 <= spec["n_sides"] <= MAX_SEATS:
+            raise ValueError(f"engine: at most {MAX_SEATS} seats and sides")
         signature = spec["signature"]
         if signature != self.signature:
             self._new_generation()

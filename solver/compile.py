@@ -83,22 +83,22 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "trump_leads",  # on in Jass: trump leads are tried first
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
-    "coalition_smear",  # on in Putz: the coalition's last card onto its own winner, richest first
+    "coalition_smear",  # on in Putz and Bassadewitz all_tricks: the coalition's last card onto its own winner, richest first
     "master_duck",  # on in Putz and Klaberjass: a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
-    "coalition_rich_wins",  # on in Putz: a coalition card that takes the trick, richest first
-    "coalition_ruffs_late",  # on in Putz: a coalition trump over a plain card after the coalition's winners of the suit
+    "coalition_rich_wins",  # on in Putz and Bassadewitz all_tricks: a coalition card that takes the trick, richest first
+    "coalition_ruffs_late",  # on in Putz and Bassadewitz all_tricks: a coalition trump over a plain card after its winners
     "safe_master_points",  # on in Klaberjass: a master trump orders as a card without points among rich cards
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "second_ruffs_late",  # on in Jass: second hand tries a trump on an opponent's plain lead after the cards that do not take it
     "last_keeps_winners",  # on in Jass: the last hand tries the cards that take its partner's trick after those that do not
     "camp_order",  # on: with three or more sides the analysed seat orders as against one camp
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
-    "mtdf_window",  # 0 (null windows), or half the width of each MTD(f) test's window (Bassadewitz: 6)
+    "mtdf_window",  # 0 (null windows), or half the width of each MTD(f) test's window (Bassadewitz points: 6)
     "nat_shapes",  # on: Klaverjas nat, bounds between positions of one shape whose totals are ordered
     "shape_table",  # on: positions of the same shape (cards by rank and holder) share bounds, within a margin
-    "shape_set",  # entries per set of the shape table, 2 (one cache line) or 4 (two): 4 in Klaverjas and Putz
+    "shape_set",  # entries per shape set, 2 (one cache line) or 4 (two): 4 in Klaverjas, Putz, Bassadewitz all_tricks
     "shape_alone_tricks",  # 5: from this many tricks left, no main-table probe
-    "run_margins",  # on where points do not follow ranks (Jass, Putz): the shape margins pair a seat's run of cards by points
+    "run_margins",  # on where points do not follow ranks (Jass, Putz, Bassadewitz old): margins pair a seat's run by points
 )
 
 

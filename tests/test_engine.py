@@ -786,3 +786,16 @@ def test_the_buur_is_never_pruned_as_dominated(game: str) -> None:
     for position in buur_and_nell_together(game, 40, seed=1):
         expected = {str(card): value for card, value in reference_values(position).items()}
         assert {m.move: m.value for m in analyse(position, engine=Engine(1)).moves} == expected, position.to_dict()
+
+
+def test_bounds_first_off_still_cuts_where_the_main_table_is_not_used() -> None:
+    """With `bounds_first` off the bound cuts come after the main table's probe; from
+    `shape_alone_tricks` (5) tricks left there is no probe, and they used to be left
+    out there altogether, which made the lever's measurement that of no bound cuts."""
+    position = next(iter(random_positions("belote", 40, seed=5, min_tricks=5, max_tricks=5)))
+    assert len(position.hands[position.to_move]) == 5
+    default = analyse(position, engine=Engine(1))
+    late = analyse(position, engine=Engine(1), engine_options={"bounds_first": 0})
+    none = analyse(position, engine=Engine(1), engine_options={"bound_cuts": 0})
+    assert default.to_dict()["moves"] == late.to_dict()["moves"] == none.to_dict()["moves"]
+    assert late.nodes == default.nodes < none.nodes  # with no probe, the one check is the first

@@ -3,8 +3,9 @@ of one deal with the same shape (in every group, the cards in play held by the s
 seats in the same rank order; same leader, tricks left, sides with a trick, Buur in
 play) have values that differ at most by the margins the engine uses: the points of
 the cards that differ (as the values weigh them).  The engine uses shapes in
-Klaverjas only where no roem can come; checked here more widely, with the most
-roem any line can still score in either position added to the margins."""
+Klaverjas only where roem cannot tell the two positions apart (no roem can come, or
+the same roem in both: same_roem); checked here more widely, with the most roem any
+line can still score in either position added to the margins."""
 
 from __future__ import annotations
 
