@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .besigue import BesiguePosition
 from .cards import Card
@@ -24,7 +24,13 @@ from .errors import (
 )
 from .position import AnyPosition, Position, load_position
 
+if TYPE_CHECKING:  # the compiled engines' stubs; at run time imported where used
+    from ._besigue import BesigueEngine
+    from ._engine import Engine
+
 Value = int | bool
+# an engine of the caller's: its tables are kept between calls (None: the thread's)
+EngineLike: TypeAlias = "Engine | BesigueEngine | None"
 
 DEFAULT_TT_MEGABYTES = 8  # fits the caches better than more, for deals of up to 32 cards
 # A deal of more than 32 cards to play (Jass) thrashes 8 MB: 64 MB took a quarter less
@@ -264,7 +270,7 @@ def analyse(
     time_limit: float | None = None,
     node_limit: int | None = None,
     tt_megabytes: int | None = None,
-    engine: Any = None,
+    engine: EngineLike = None,
     engine_options: Mapping[str, int] | None = None,
     exact_moves: Iterable[str | Card] | None = None,
 ) -> Result:
@@ -411,7 +417,7 @@ def hint(
     position: PositionLike,
     time_limit: float | None = None,
     tt_megabytes: int | None = None,
-    engine: Any = None,
+    engine: EngineLike = None,
     node_limit: int | None = None,
     estimates: bool = True,
     objective: str | None = None,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis import (
+    EngineLike,
     MoveValue,
     Result,
     Value,
@@ -163,7 +164,7 @@ def analyse_play(
     time_limit: float | None = None,
     node_limit: int | None = None,
     tt_megabytes: int | None = None,
-    engine: Any = None,
+    engine: EngineLike = None,
     first: int = 0,
     solve: Solve | None = None,
 ) -> PlayAnalysis:
@@ -361,7 +362,7 @@ def trump_table(
     time_limit: float | None = None,
     node_limit: int | None = None,
     tt_megabytes: int | None = None,
-    engine: Any = None,
+    engine: EngineLike = None,
     solve: Solve | None = None,
     jobs: int | None = 1,
 ) -> TrumpTable:
@@ -592,7 +593,7 @@ def verify_puzzle(
     time_limit: float | None = None,
     node_limit: int | None = None,
     tt_megabytes: int | None = None,
-    engine: Any = None,
+    engine: EngineLike = None,
     solve: Solve | None = None,
 ) -> Verdict:
     """Check `claim` (`Claim` or {"best": [...], "value": v, "unique": bool}) on `position`."""
