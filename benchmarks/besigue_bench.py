@@ -23,9 +23,8 @@ import statistics
 import time
 from typing import Any
 
-from solver._besigue import BesigueEngine
-
 from solver import analyse
+from solver._besigue import BesigueEngine
 from solver.besigue import BesiguePosition, engine_state
 from tests.besigue_random import random_deal, random_move
 

@@ -32,9 +32,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from solver._engine import Engine
-
 from solver import analyse
+from solver._engine import Engine
 from solver.compile import ENGINE_OPTIONS
 from tests.randompos import CONFIGS, random_positions
 

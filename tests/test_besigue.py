@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from solver._besigue import BesigueEngine
 
 from solver import analyse, analyse_play, hint, load_position, trump_table, verify_puzzle
+from solver._besigue import BesigueEngine
 from solver.besigue import BesiguePosition, reference_values
 from solver.besigue_solve import future_reach, solve_besigue
 from solver.errors import CardError, IllegalMoveError, OptionError, PositionError

@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+
 from solver._besigue import BESIGUE, DOUBLE_BESIGUE, FOUR, MARRIAGE, SEQUENCE, SEVEN, BesigueEngine
 
 INF = 30000
