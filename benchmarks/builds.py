@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=positive, default=30)
     parser.add_argument("--tt-megabytes", type=megabytes, help="table size (default: the library's, 8 or 64 MB by the deal)")
     args = parser.parse_args(argv)
+    if not args.other.is_dir():
+        parser.error(f"argument other: no such directory: {args.other}")
+    if not any((args.other / "solver").glob("_engine.*.*")):  # a checkout not built: said before any work
+        parser.error(f"argument other: {args.other}: no built engine in solver/ (python setup.py build_ext --inplace)")
     import solver._engine
 
     this: Any = solver._engine

@@ -88,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["belote"])
     parser.add_argument("--deals", type=positive, default=20, help="deals per set (default 20)")
     parser.add_argument("--tt-megabytes", type=megabytes, help="table size (default: the library's, 8 or 64 MB by the deal)")
-    parser.add_argument("settings", nargs="+", type=lever_setting, help="lever settings, e.g. - endgame_tricks=0")
+    parser.add_argument(
+        "settings", nargs="+", type=lever_setting,
+        help="one setting per argument, side by side: comma-separated name=value, or - for the defaults; e.g. - endgame_tricks=0",
+    )
     args = parser.parse_args(argv)
     settings = args.settings
     print(HEAD)

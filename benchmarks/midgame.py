@@ -42,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=positive, default=14)
     parser.add_argument("--tricks", type=at_least(0), default=1, help="tricks played before the analysis (default 1)")
     parser.add_argument("--tt-megabytes", type=megabytes, help="table size (default: the library's, 8 or 64 MB by the position)")
-    parser.add_argument("settings", nargs="+", type=lever_setting, help="lever settings, e.g. - trump_order=0")
+    parser.add_argument(
+        "settings", nargs="+", type=lever_setting,
+        help="one setting per argument, side by side: comma-separated name=value, or - for the defaults; e.g. - trump_order=0",
+    )
     args = parser.parse_args(argv)
     settings = args.settings
     for key in args.games:

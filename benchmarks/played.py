@@ -53,6 +53,8 @@ def _play(deal: dict[str, Any], engine: Any, emptied: bool) -> Any:
         return analyse(position, **kwargs)
 
     cards = analyse_play(deal, engine=engine, solve=emptied_first if emptied else None).to_dict()["cards"]
+    for card in cards:  # one line of best play: kept tables may follow another, as good
+        card.pop("line", None)
     return cards
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import functools
 import hmac
 import logging
@@ -48,6 +49,7 @@ import ssl
 import sys
 import threading
 import time
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -845,6 +847,18 @@ class PlisServer:
         await self.server.wait_for_termination()
 
 
+def _quiet_poller(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's exception handler, but for gRPC's aio poller finding its file
+    closed as a server stops, which happens when a process has used gRPC from more
+    than one event loop (grpc/grpc#25364): harmless, and it printed a traceback."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and error.errno == errno.EBADF:
+        frames = traceback.extract_tb(error.__traceback__)
+        if any("completion_queue" in frame.filename or "PollerCompletionQueue" in frame.name for frame in frames):
+            return
+    loop.default_exception_handler(context)
+
+
 class BackgroundServer:
     """A server on its own event loop in a daemon thread (tests, benchmarks, scripts).
 
@@ -855,6 +869,7 @@ class BackgroundServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.loop = asyncio.new_event_loop()
+        self.loop.set_exception_handler(_quiet_poller)  # each server its own loop: gRPC's poller may complain
         self.thread = threading.Thread(target=self.loop.run_forever, name="plis-server", daemon=True)
         self.server: PlisServer | None = None
 

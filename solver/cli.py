@@ -44,7 +44,7 @@ from .features import (
     trump_table,
     verify_puzzle,
 )
-from .games import get_game
+from .games import GAMES, get_game
 from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd = _command(
         commands, "verify", 'puzzles {"position": {...}, "claim": {"best": [...], "value": V}}: does each claim hold'
     )
-    _common(verify_cmd)
+    _common(verify_cmd, what="puzzles")
     # said at once, where argparse would report an unknown option of the whole command line
     verify_cmd.add_argument("--objective", type=_no_objective, help=argparse.SUPPRESS)
     verify_cmd.set_defaults(handler=_verify_handler, summary=PuzzleSummary)
@@ -244,12 +244,19 @@ def _serve(args: argparse.Namespace) -> int:
     return serve_command(args)
 
 
-def _common(cmd: argparse.ArgumentParser, objective: bool = False) -> None:
-    cmd.add_argument("file", nargs="?", default="-", help="JSON Lines file of positions, or - for standard input (the default)")
+def _objectives_help() -> str:
+    """Each game's objectives, for --objective's help: "score or raw (belote, ...)"."""
+    games: dict[tuple[str, ...], list[str]] = {}
+    for name in GAMES:
+        games.setdefault(tuple(get_game(name).OBJECTIVES), []).append(name)
+    kinds = "; ".join(f"{' or '.join(objectives)} ({', '.join(names)})" for objectives, names in games.items())
+    return f"the game's objective (RULES.md): {kinds}; default: the game's first"
+
+
+def _common(cmd: argparse.ArgumentParser, objective: bool = False, what: str = "positions") -> None:
+    cmd.add_argument("file", nargs="?", default="-", help=f"JSON Lines file of {what}, or - for standard input (the default)")
     if objective:
-        cmd.add_argument(
-            "--objective", type=_objective_name, help="one of the game's objectives (RULES.md); default: the game's first"
-        )
+        cmd.add_argument("--objective", type=_objective_name, help=_objectives_help())
     cmd.add_argument(
         "--time-limit",
         type=_seconds,
@@ -784,12 +791,17 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     head = [table.game]
     if deal is not None and deal.rules.options:  # a batch may mix Rotterdam and Amsterdam deals
         head.append(", ".join(f"{k}={v}" for k, v in deal.rules.options.items()))
-    lines = ["  ".join([*head, f"objective {table.objective}", f"values for {who} {table.side} (seat 0 leads)"])]
+    values_for = f"values for {who} {table.side} (seat 0 leads)"
+    if deal is not None:  # what they count, as the other reports say
+        values_for += f": {_counts(deal, table.objective)[1]}"
+    lines = ["  ".join([*head, f"objective {table.objective}", values_for])]
     contract = any(e.declaring_side is not None for e in table.entries)
     if contract:
-        lines.append(f"  {'trump':<9}{'side 0 declares':>16}{'side 1 declares':>16}")
+        lines.append(f"  {'trump':<9}{'side 0 declares':>17}{'side 1 declares':>17}   best leads (side 0 / side 1 declares)")
         for trump in dict.fromkeys(e.trump for e in table.entries):
-            lines.append(f"  {trump:<9}{_shown(table.value(trump, 0)):>16}{_shown(table.value(trump, 1)):>16}")
+            leads = " / ".join(" ".join(e.best) or "?" for side in (0, 1) for e in table.entries
+                               if e.trump == trump and e.declaring_side == side)  # fmt: skip
+            lines.append(f"  {trump:<9}{_shown(table.value(trump, 0)):>17}{_shown(table.value(trump, 1)):>17}   {leads}")
     else:
         lines.append(f"  {'trump':<9}{'value':>8}  best leads")
         for e in table.entries:

@@ -137,3 +137,16 @@ def test_vs_colver_builds_its_table_before_the_first_timed_deal(monkeypatch: pyt
     thread.start()
     thread.join()
     assert status == [0] and ready == [True, True]
+
+
+def test_played_compares_values_not_the_line_of_best_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """Kept tables may follow another line of best play, as good: the check compared the
+    lines too, so README's command failed on right answers (Jass: 1 of 2 deals)."""
+    assert played.main(["--games", "jass", "--kinds", "play", "--deals", "2"]) == 0
+    assert "differ" in capsys.readouterr().out
+
+
+def test_builds_refuses_a_checkout_that_is_not_there_or_not_built(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert refused(builds.main, [str(tmp_path / "nowhere")], capsys).endswith("no such directory: " + str(tmp_path / "nowhere"))
+    (tmp_path / "solver").mkdir()
+    assert "no built engine in solver/" in refused(builds.main, [str(tmp_path)], capsys)

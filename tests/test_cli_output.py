@@ -130,6 +130,10 @@ def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureF
     deal = {"game": "klaverjas", "options": {"rules": "amsterdam"}, "hands": EXAMPLE_DEAL}
     status, out = pretty(tmp_path, capsys, "trumps", deal)
     assert status == 0 and out[0].startswith("klaverjas  rules=amsterdam, ")
+    # what the values count, and each declaring side's best leads
+    assert out[0].endswith("values for side 0 (seat 0 leads): its final score minus the other side's")
+    assert out[1].split() == "trump side 0 declares side 1 declares best leads (side 0 / side 1 declares)".split()
+    assert all(" / " in row for row in out[2:6])
     unknown = TrumpTable("belote", "score", (TrumpEntry("C", None, None, (), None, False),), False, 10, 1.0)
     assert pretty_trumps(unknown).splitlines()[2] == "  C               ?"  # no blanks after it
 
@@ -157,6 +161,8 @@ def test_help_says_what_each_command_does_and_each_default() -> None:
     for default in ("(default: none)", "(default: 1; 0: one per core)", "in megabytes", "standard input (the default)"):
         assert default in text
     assert "(default: 0" in " ".join(commands["play-analysis"].format_help().split())
+    assert "points or pomme (putz)" in text  # --objective lists each game's objectives
+    assert "JSON Lines file of puzzles" in " ".join(commands["verify"].format_help().split())
     top = parser.format_help()
     assert "Exit status: 0 done, 1 a line failed" in top and "plis analyse --pretty examples/klaverjas.jsonl" in top
 

@@ -6,6 +6,7 @@ Answers are compared with the library's; errors with the reasons of plis.proto.
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
 import itertools
 import json
@@ -175,6 +176,36 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert same_result(client.trump_table(deal), trump_table(deal))
     for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
         assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
+
+
+def test_a_background_server_quiets_only_grpcs_poller_on_a_closed_file() -> None:
+    """gRPC's aio poller, used from several event loops in one process, may find its
+    file closed as a server stops (grpc/grpc#25364): benchmarks.service_deals printed
+    its traceback. Any other error still reaches asyncio's handler."""
+    from service.server import _quiet_poller
+
+    def raised(filename: str, errno_: int) -> OSError:
+        scope: dict[str, Any] = {}
+        exec(compile(f"def _handle_events():\n    raise OSError({errno_}, 'x')", filename, "exec"), scope)
+        try:
+            scope["_handle_events"]()
+        except OSError as exc:
+            return exc
+        raise AssertionError("no error")
+
+    loop = asyncio.new_event_loop()
+    seen: list[dict[str, Any]] = []
+    loop.default_exception_handler = seen.append  # type: ignore[method-assign]
+    try:
+        poller = "src/python/grpcio/grpc/_cython/_cygrpc/aio/completion_queue.pyx.pxi"
+        _quiet_poller(loop, {"message": "Exception in callback", "exception": raised(poller, errno.EBADF)})
+        assert seen == []
+        for other in (raised(poller, errno.EPIPE), raised("elsewhere.py", errno.EBADF), ValueError("x")):
+            _quiet_poller(loop, {"message": "Exception in callback", "exception": other})
+        _quiet_poller(loop, {"message": "no exception at all"})
+        assert len(seen) == 4
+    finally:
+        loop.close()
 
 
 def test_the_clients_take_objective_and_bytes_as_the_library_does(server: BackgroundServer, client: Client) -> None:
