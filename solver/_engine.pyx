@@ -2064,6 +2064,9 @@ cdef int principal_line(Ctx* c, int lo, int hi, int* line, int max_len) noexcept
         for i in range(n):
             play(c, moves[i], &u)
             r = search(c, alpha, beta)
+            if c.aborted:  # a cancel: r is no value (0), and the line ends here
+                unplay(c, moves[i], &u)
+                return length
             if lo <= r < hi:
                 line[length] = moves[i]
                 length += 1
@@ -2437,6 +2440,8 @@ cdef class Engine:
                         hi = best + 1
                 line[0] = best_bit
                 line_len = 1 + principal_line(&c, lo, hi, &line[1], 63)
+                if c.aborted:  # cancelled on the way: no line of best play, no scores
+                    line_len = 0
                 c.t.settle = settle
                 for i in range(c.t.n_sides):
                     line_scores[i] = c.s.scores[i]
