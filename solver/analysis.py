@@ -509,9 +509,8 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         best = tuple(str(c) for c, v in solved if v == value)
     points = None
     line: tuple[str, ...] = ()
-    if outcome.line and exact:
-        # (a cancel that lands while the engine follows the line leaves its first
-        # moves and the scores where it stopped: not a line of best play)
+    if outcome.line and exact:  # a limited result has no line of best play, whatever
+        # an engine gives (one cancelled while it followed the line stopped it there)
         if outcome.line_scores is not None:
             points = tuple(pos.rules.settle(outcome.line_scores, pos.objective))
         else:
