@@ -770,15 +770,21 @@ def test_a_token_is_required_on_every_call() -> None:
             assert len(list(c.analyse_batch([EXAMPLE, EXAMPLE]))) == 2
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
-def test_tls(tmp_path: Path) -> None:
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+def self_signed(tmp_path: Path, name: str = "server") -> tuple[Path, Path]:
+    """A key and a self-signed certificate for localhost, made by openssl: (key, cert)."""
+    key, cert = tmp_path / f"{name}.key", tmp_path / f"{name}.pem"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
          "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
         check=True,
         capture_output=True,
     )  # fmt: skip
+    return key, cert
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_tls(tmp_path: Path) -> None:
+    key, cert = self_signed(tmp_path)
     config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(cert), tls_key=str(key), token="t")
     with BackgroundServer(config) as secure:
         with Client(secure.address, root_certificates=cert, token="t") as c:
@@ -791,16 +797,7 @@ def test_tls(tmp_path: Path) -> None:
 def test_a_refused_certificate_is_not_retried(tmp_path: Path) -> None:
     """A certificate the client does not trust, or of another name, fails the same way
     every time: the client gives up at once instead of backing off `retries` times."""
-    files = {}
-    for name in ("server", "stranger"):
-        key, cert = tmp_path / f"{name}.key", tmp_path / f"{name}.pem"
-        subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-             "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
-        files[name] = (key, cert)
+    files = {name: self_signed(tmp_path, name) for name in ("server", "stranger")}
     key, cert = files["server"]
     config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(cert), tls_key=str(key))
     with BackgroundServer(config) as secure:
@@ -1084,13 +1081,7 @@ def _serve_process(*argv: str, env: dict[str, str] | None = None) -> subprocess.
 def test_plis_serve_keeps_grpc_cores_log_to_its_log_level(tmp_path: Path) -> None:
     """gRPC core wrote a line for every failed TLS handshake (a plain client, a port
     scan) whatever --log-level said; GRPC_VERBOSITY set by the user still wins."""
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
+    key, cert = self_signed(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
     runs = [((), env, False), (("--log-level", "info"), env, True), ((), {**env, "GRPC_VERBOSITY": "INFO"}, True)]
     for extra, environ, logged in runs:

@@ -48,28 +48,21 @@ def test_the_default_size_grows_only_for_more_than_32_cards(data: dict[str, Any]
 
 
 def test_a_thread_keeps_an_engine_per_size_and_drops_the_least_recently_used_of_three() -> None:
-    def engines_of_a_new_thread() -> list[Any]:
+    def engines_of_a_new_thread(*sizes: int) -> list[Any]:
         found: list[Any] = []
-        thread = threading.Thread(target=lambda: found.extend([_engine(1), _engine(2), _engine(1), _engine(3), _engine(1)]))
+        thread = threading.Thread(target=lambda: found.extend(_engine(size) for size in sizes))
         thread.start()
         thread.join()
         return found
 
-    one, two, one_again, three, one_still = engines_of_a_new_thread()
+    one, two, one_again, three, one_still = engines_of_a_new_thread(1, 2, 1, 3, 1)
     assert one_again is one  # kept, with its table
     assert [e.tt_megabytes for e in (one, two, three)] == [1, 2, 3]
     assert one_still is one  # a third size dropped 2, used longest ago (1 was made first)
-    other = engines_of_a_new_thread()
+    other = engines_of_a_new_thread(1, 2, 1, 3, 1)
     assert all(e is not f for e in other for f in (one, two, three))  # nothing shared between threads
 
-    def two_after_three() -> Any:
-        found: list[Any] = []
-        thread = threading.Thread(target=lambda: found.extend([_engine(1), _engine(2), _engine(3), _engine(2), _engine(1)]))
-        thread.start()
-        thread.join()
-        return found
-
-    one, two, three, two_again, one_anew = two_after_three()
+    one, two, three, two_again, one_anew = engines_of_a_new_thread(1, 2, 3, 2, 1)
     assert two_again is two and one_anew is not one  # 3 dropped 1, the least recently used
 
 
