@@ -2224,6 +2224,46 @@ cdef class Engine:
         shape_margins(&self.tables, stored, cards, &down, &up)
         return down, up  # the next _load copies the tables back from loaded_tables
 
+    def _same_roem(self, dict stored_spec, dict spec):
+        """For tests: same_roem, whether the shape table would lend the bounds of
+        `stored_spec`'s position to `spec`'s (two trick-boundary positions of one
+        deal and shape) with roem in play; each loaded in turn, as a search meets them."""
+        cdef State stored, current
+        if self.busy:
+            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
+        if stored_spec["trick"] or spec["trick"]:
+            raise ValueError("trick: same_roem compares trick-boundary positions")
+        self.busy = True
+        try:
+            self._new_generation()
+            self._load(stored_spec)
+            self._load_state(&stored, stored_spec)
+            self._load(spec)
+            self._load_state(&current, spec)
+            return bool(same_roem(&self.tables, stored.in_hands, &current))
+        finally:
+            self.busy = False
+
+    def _table_key(self, dict spec):
+        """For tests: the transposition table's key (lo, hi) of `spec`'s position, as
+        its own search would make it (trick boundaries only: inside a trick the key
+        is not exact and never stored)."""
+        cdef State s
+        cdef Key k
+        if self.busy:
+            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
+        if spec["trick"]:
+            raise ValueError("trick: only trick-boundary positions have a table key")
+        self.busy = True
+        try:
+            self._new_generation()
+            self._load(spec)
+            self._load_state(&s, spec)
+            make_key(&self.tables, &s, &k)
+            return int(k.lo), int(k.hi)
+        finally:
+            self.busy = False
+
     def clear(self):
         """Forget everything the table holds (refused while another thread solves: it
         would empty the table under that search)."""

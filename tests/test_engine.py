@@ -799,3 +799,23 @@ def test_bounds_first_off_still_cuts_where_the_main_table_is_not_used() -> None:
     none = analyse(position, engine=Engine(1), engine_options={"bound_cuts": 0})
     assert default.to_dict()["moves"] == late.to_dict()["moves"] == none.to_dict()["moves"]
     assert late.nodes == default.nodes < none.nodes  # with no probe, the one check is the first
+
+
+def test_a_nat_search_and_its_raw_searches_never_share_a_table_key() -> None:
+    """Klaverjas `score` (nat) searches raw values inside (made_or_nat and
+    settle_by_raw_difference: no more roem, or a window past every nat value) in the
+    same table.  A nat key holds both totals so far and a raw one none (its values are
+    relative to them), so with both totals 0 the cards' words are the same: only the
+    nat flag in `hi` keeps the two kinds of value apart."""
+    from solver.compile import build_spec
+
+    data = {**KLAVERJAS_DEAL, "hands": [" ".join(h.split()[:3]) for h in KLAVERJAS_DEAL["hands"]],
+            "tricks": [3, 2], "leader": 2}
+    engine = Engine(1)
+    nat_lo, nat_hi = engine._table_key(build_spec(Position.from_dict({**data, "scored": [0, 0], "objective": "score"})))
+    raw_lo, raw_hi = engine._table_key(build_spec(Position.from_dict({**data, "scored": [0, 0], "objective": "raw"})))
+    assert nat_lo == raw_lo and nat_hi != raw_hi
+    # the totals are part of a nat key, and not of a raw one
+    scored = {**data, "scored": [20, 41]}
+    assert engine._table_key(build_spec(Position.from_dict({**scored, "objective": "score"})))[0] != nat_lo
+    assert engine._table_key(build_spec(Position.from_dict({**scored, "objective": "raw"}))) == (raw_lo, raw_hi)

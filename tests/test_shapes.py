@@ -16,6 +16,7 @@ from itertools import combinations, product
 import pytest
 
 from solver import Position
+from solver.cards import Card
 from solver.compile import build_spec, card_bit
 
 from .randompos import random_positions
@@ -256,6 +257,68 @@ def test_positions_of_one_shape_and_alike_roem_differ_at_most_by_the_points() ->
                 checked += 1
                 with_roem += search.most_roem(a) > 0
     assert checked > 0 and with_roem > 0
+
+
+def same_shape_neighbours(p: Position) -> list[Position]:
+    """The positions of `p`'s shape (in the same deal) where one seat holds, in place
+    of one of its cards, another card of that suit not in play."""
+    in_play = {c for h in p.hands for c in h}
+    owner = {card: seat for seat, hand in enumerate(p.hands) for card in hand}
+    found = []
+    for seat, hand in enumerate(p.hands):
+        for x in hand:
+            for y in p.rules.deck:
+                if y.suit != x.suit or y in in_play:
+                    continue
+                hands = [" ".join(str(y if c == x else c) for c in h) for h in p.hands]
+                q = Position.from_dict({**p.to_dict(), "hands": hands})
+                if shape_of(q, {**owner, y: seat}) == shape_of(p, owner):
+                    found.append(q)
+    return found
+
+
+def test_same_roem_holds_only_where_every_trick_scores_alike_roem() -> None:
+    """The engine's same_roem, on which the shape table lends a Klaverjas position's
+    bounds to another of its shape, is true only where every possible trick scores
+    the same roem as its image by rank (roem_alike: the premise of the test above).
+    Pairs: random positions, each with those of its shape one card away.  Among them
+    runs of a seat where a roem card moves up or down a place (the Ten of J-T-9 with
+    the Ace or the King beside it): same shape, same roem sets, yet not alike."""
+    from solver import Engine
+
+    engine = Engine(1)
+    starts = [p for p in random_positions("klaverjas", 30, seed="same-roem", min_tricks=3, max_tricks=3) if not p.trick]
+    lent = not_alike = 0
+    for a in starts:
+        for b in same_shape_neighbours(a):
+            alike = roem_alike(a, b) and roem_alike(b, a)
+            verdict = engine._same_roem(build_spec(a), build_spec(b))
+            assert verdict == engine._same_roem(build_spec(b), build_spec(a))
+            assert alike or not verdict, (a.to_dict(), b.to_dict())
+            lent += verdict and any(a.rules.trick_bonus(t) for t in product(*a.hands))
+            not_alike += not alike
+    assert lent > 20 and not_alike > 20
+
+
+def test_same_roem_tells_a_ten_moved_in_its_run() -> None:
+    """Hand-checked: hearts plain, in play A T J 9 (seat 0 the Ace and the Ten) or
+    T K J 9 (seat 0 the Ten and the King): one shape (seats 0 0 1 2 by rank), the run
+    J-T-9 live in both, but the Ten is second by rank in one and first in the other;
+    mapped by rank, the Ten goes to the King, and the trick T J 9 scoring 20 to one
+    scoring nothing.  A Seven of trumps for a Nine of seat 3's run: alike."""
+    from solver import Engine
+
+    base = {"game": "klaverjas", "trump": "S", "declarer": 0, "leader": 0, "tricks": [3, 2], "scored": [40, 30],
+            "objective": "raw"}
+    hands = ["HA HT C7", "HJ C8 D7", "H9 CT D8", "S7 S8 DA"]
+    a = Position.from_dict({**base, "hands": hands})
+    b = Position.from_dict({**base, "hands": ["HT HK C7", *hands[1:]]})
+    c = Position.from_dict({**base, "hands": [*hands[:3], "S9 S8 DA"]})
+    assert a.rules.trick_bonus(tuple(Card.parse(x) for x in ("HT", "HJ", "H9", "S7"))) == 20
+    assert not roem_alike(a, b) and roem_alike(a, c)
+    engine = Engine(1)
+    assert engine._same_roem(build_spec(a), build_spec(b)) is False
+    assert engine._same_roem(build_spec(a), build_spec(c)) is True
 
 
 def test_nat_positions_of_one_shape_have_values_ordered_like_their_totals() -> None:
