@@ -212,21 +212,22 @@ def machine() -> dict[str, Any]:
     return {"python": platform.python_version(), "platform": platform.platform(), "cpu": cpu}
 
 
-def yardstick(n: int) -> float | None:
-    """colver's median time (ms) on the first `n` belote deals, or None (n 0, colver
-    not installed, or its run failed: then why, on stderr).  In a child process, so
-    that colver's memory stays out of this one's RSS."""
-    if n <= 0 or importlib.util.find_spec("colver") is None:
-        return None
+def yardstick(n: int) -> tuple[float | None, str]:
+    """colver's median time (ms) on the first `n` belote deals and "", or None and why
+    not (n 0, colver not installed, or its run failed: its last error line).  In a
+    child process, so that colver's memory stays out of this one's RSS."""
+    if n <= 0:
+        return None, "--yardstick 0"
+    if importlib.util.find_spec("colver") is None:
+        return None, "colver is not installed: pip install -e '.[bench]'"
     code = "import sys; from benchmarks.run import colver_median; print(colver_median(int(sys.argv[1])))"
     root = Path(__file__).resolve().parent.parent  # where `benchmarks` imports from
     done = subprocess.run([sys.executable, "-c", code, str(n)], capture_output=True, text=True, cwd=root)
     try:
-        return float(done.stdout.split()[-1])
+        return float(done.stdout.split()[-1]), ""
     except (ValueError, IndexError):
         failure = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        print(f"yardstick: colver's run failed: {failure}", file=sys.stderr)
-        return None
+        return None, f"colver's run failed: {failure}"
 
 
 def colver_median(n: int) -> float:
@@ -236,9 +237,9 @@ def colver_median(n: int) -> float:
     return statistics.median(colver_values(colver_env(deal))[1] for deal in deals("belote", n))
 
 
-def yardstick_line(when: str, ms: float | None, n: int) -> str:
+def yardstick_line(when: str, ms: float | None, n: int, why: str = "") -> str:
     if ms is None:
-        return f"yardstick {when}: none (--yardstick 0, colver not installed, or its run failed)"
+        return f"yardstick {when}: none ({why})"
     return f"yardstick {when}: colver's median on {n} belote deals {ms:.1f} ms (about 30 on this machine at its fastest)"
 
 
@@ -296,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the engine is not built: {exc}", file=sys.stderr)
         return 2
 
-    before = yardstick(args.yardstick)
+    before, before_why = yardstick(args.yardstick)
     rows = []
     print(HEAD)
     print("-" * len(HEAD), flush=True)
@@ -304,15 +305,16 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet, engine_options))
         print_rows(rows[-1])
     print(FOOT)
-    after = yardstick(args.yardstick)
+    after, after_why = yardstick(args.yardstick)
     for line in goal_lines(rows):
         print(line)
-    print(yardstick_line("before", before, args.yardstick))
-    print(yardstick_line("after", after, args.yardstick))
+    print(yardstick_line("before", before, args.yardstick, before_why))
+    print(yardstick_line("after", after, args.yardstick, after_why))
     if args.json:
         report = {
             "machine": machine(),
             "yardstick_ms": {"deals": args.yardstick, "before": before, "after": after},
+            "yardstick_missing": {"before": before_why, "after": after_why},
             "deals_per_set": n,
             "time_limit": args.time_limit,
             "sets": {k: asdict(v) for k, v in DEAL_SETS.items() if k in {r["set"] for r in rows}},

@@ -18,14 +18,15 @@ def test_a_run_prints_the_sets_row_and_writes_the_json(tmp_path: Path, capfd: py
     text = capfd.readouterr().out
     rows = [line for line in text.splitlines() if line.startswith("belote")]
     assert [row.split()[1:3] for row in rows] == [["analyse", "2"], ["value_only", "2"]]
-    assert "yardstick before: none (--yardstick 0" in text
+    assert "yardstick before: none (--yardstick 0)" in text
     report = json.loads(out.read_text())
     assert report["yardstick_ms"] == {"deals": 0, "before": None, "after": None}
+    assert report["yardstick_missing"] == {"before": "--yardstick 0", "after": "--yardstick 0"}
     assert report["deals_per_set"] == 2
 
 
 def test_no_yardstick_when_asked_for_none() -> None:
-    assert yardstick(0) is None
+    assert yardstick(0) == (None, "--yardstick 0")
     assert yardstick_line("after", 41.25, 30) == (
         "yardstick after: colver's median on 30 belote deals 41.2 ms (about 30 on this machine at its fastest)"
     )
@@ -33,8 +34,22 @@ def test_no_yardstick_when_asked_for_none() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
 def test_the_yardstick_times_colver_in_a_child_process() -> None:
-    ms = yardstick(2)
-    assert ms is not None and 0.0 < ms < 60_000.0
+    ms, why = yardstick(2)
+    assert ms is not None and 0.0 < ms < 60_000.0 and why == ""
+
+
+def test_the_yardstick_says_why_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without colver, or when colver's run fails, the line says which."""
+    from benchmarks import run
+
+    monkeypatch.setattr(run.importlib.util, "find_spec", lambda name: None)
+    ms, why = yardstick(30)
+    assert ms is None and "colver is not installed" in why
+    assert yardstick_line("before", ms, 30, why) == f"yardstick before: none ({why})"
+    monkeypatch.setattr(run.importlib.util, "find_spec", lambda name: object())
+    monkeypatch.setattr(run.subprocess, "run", lambda *a, **k: run.subprocess.CompletedProcess(
+        a, 1, stdout="", stderr="Traceback\nModuleNotFoundError: No module named 'colver'\n"))
+    assert yardstick(30) == (None, "colver's run failed: ModuleNotFoundError: No module named 'colver'")
 
 
 def test_the_features_benchmark_compares_both_searches(capfd: pytest.CaptureFixture[str]) -> None:
