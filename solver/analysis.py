@@ -132,15 +132,16 @@ class Hint:
 PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
 
 
-def as_position(position: PositionLike) -> AnyPosition:
-    """Accept a `Position` or `BesiguePosition`, a FORMAT.md dict, or its JSON text."""
+def as_position(position: PositionLike, argument: str = "position") -> AnyPosition:
+    """Accept a `Position` or `BesiguePosition`, a FORMAT.md dict, or its JSON text
+    (anything else: an error naming `argument`, the caller's name for it)."""
     if isinstance(position, (Position, BesiguePosition)):
         return position
     if isinstance(position, (str, bytes, bytearray)):
         return load_position(parse_json(position))
     if isinstance(position, Mapping):
         return load_position(dict(position))
-    raise PositionError("position", f"expected a Position, a dict or JSON text (str or bytes), got {type(position).__name__}")
+    raise PositionError(argument, f"expected a Position, a dict or JSON text (str or bytes), got {type(position).__name__}")
 
 
 _local = threading.local()

@@ -456,7 +456,7 @@ def deal_before_play(deal: PositionLike) -> Position:
         if not type(position.rules).TRUMPS:
             raise PositionError("game", f"{position.rules.name} has no trump: there is no trump table")
     else:
-        any_position = as_position(deal)  # raises the usual error, or Bésigue's
+        any_position = as_position(deal, "deal")  # raises the usual error, or Bésigue's
         if isinstance(any_position, BesiguePosition):
             raise PositionError("game", "besigue's trump is the suit of the retourne: there is no trump table")
         position = any_position

@@ -270,3 +270,12 @@ def test_the_stub_of_a_compiled_engine_lists_its_members(module: str, name: str)
     compiled = getattr(importlib.import_module(f"solver.{module}"), name)
     members = {m for m in dir(compiled) if not m.startswith("__")} | {"__init__"}
     assert stubbed == members
+
+
+def test_trump_table_names_its_deal_argument_when_it_is_not_a_position() -> None:
+    with pytest.raises(PositionError) as info:
+        trump_table(5)  # type: ignore[arg-type]
+    assert info.value.field == "deal" and "got int" in info.value.message
+    with pytest.raises(PositionError) as info:
+        analyse(5)  # type: ignore[arg-type]
+    assert info.value.field == "position"
