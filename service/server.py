@@ -707,9 +707,10 @@ def _handler_like(handler: grpc.RpcMethodHandler, behaviour: Any, request_deseri
 
 
 class RequestDecodeInterceptor(grpc.aio.ServerInterceptor):
-    """A request of this service's that is not a valid message (corrupt bytes, a string
-    that is not UTF-8) ends with INVALID_ARGUMENT naming `request`; gRPC itself would
-    answer UNKNOWN and log a traceback."""
+    """A request that is not a valid message of its call (corrupt bytes, a string that is
+    not UTF-8), to this service, health or reflection, ends the call with
+    INVALID_ARGUMENT naming `request`; gRPC itself would answer UNKNOWN and log a
+    traceback."""
 
     async def intercept_service(
         self,
@@ -717,10 +718,7 @@ class RequestDecodeInterceptor(grpc.aio.ServerInterceptor):
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(handler_call_details)
-        method = handler_call_details.method  # type: ignore[attr-defined]
-        if handler is None or handler.request_streaming or not method.startswith(f"/{SERVICE_NAME}/"):
-            return handler
-        return _decoded(handler)
+        return handler if handler is None else _decoded(handler)
 
 
 class _Undecodable:
@@ -755,7 +753,25 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
             await refuse(request, context)
         return await handler.unary_unary(request, context)  # type: ignore[misc]
 
-    return _handler_like(handler, streaming if handler.response_streaming else unary, lenient)
+    def checked(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async def each() -> AsyncIterator[Any]:
+            async for request in requests:
+                if isinstance(request, _Undecodable):
+                    await refuse(request, context)
+                yield request
+
+        return each()
+
+    async def streaming_in(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
+        return await handler.stream_unary(checked(requests, context), context)  # type: ignore[misc]
+
+    async def streaming_both(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async for answer in handler.stream_stream(checked(requests, context), context):  # type: ignore[misc]
+            yield answer
+
+    behaviours = {(False, False): unary, (False, True): streaming, (True, False): streaming_in, (True, True): streaming_both}
+    behaviour = behaviours[(bool(handler.request_streaming), bool(handler.response_streaming))]
+    return _handler_like(handler, behaviour, lenient)
 
 
 # --- starting and stopping ------------------------------------------------------------------------

@@ -840,6 +840,34 @@ def test_a_request_that_is_not_a_message_is_invalid_argument(server: BackgroundS
         assert c.hint(EXAMPLE).best == ("S8",)
 
 
+@pytest.mark.parametrize(
+    "method, streaming",
+    [("/grpc.health.v1.Health/Check", (False, False)), ("/grpc.health.v1.Health/Watch", (False, True)),
+     ("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", (True, True))],
+)
+def test_health_and_reflection_refuse_a_request_that_is_not_a_message(
+    server: BackgroundServer, method: str, streaming: tuple[bool, bool], caplog: pytest.LogCaptureFixture
+) -> None:
+    """As the service's own calls: INVALID_ARGUMENT naming `request`, no traceback
+    logged (gRPC alone answered UNKNOWN and logged one); the calls go on working."""
+    with grpc.insecure_channel(server.address) as channel:
+        kinds = {(False, False): channel.unary_unary, (False, True): channel.unary_stream,
+                 (True, True): channel.stream_stream}
+        call = kinds[streaming](method, request_serializer=lambda b: b, response_deserializer=lambda b: b)
+        with pytest.raises(grpc.RpcError) as info:
+            answer = call(iter([b"\xff\xff\xff\xff"]) if streaming[0] else b"\xff\xff\xff\xff", timeout=10)
+            if streaming[1]:
+                list(answer)
+        code, details = error_info(info.value)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and details.metadata["field"] == "request"
+        stub = health_pb2_grpc.HealthStub(channel)
+        assert stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=10).status == health_pb2.HealthCheckResponse.SERVING
+        listing = reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10)
+        assert "plis.v1.Solver" in {s.name for r in listing for s in r.list_services_response.service}
+    assert not [r for r in caplog.records if r.exc_info]
+
+
 def test_a_batch_ended_by_its_deadline_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
     """The positions still running when the deadline ends the batch stop with that error:
     it is expected, not "Future exception was never retrieved"."""
