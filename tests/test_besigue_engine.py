@@ -443,6 +443,25 @@ def test_random_small_positions_against_slow_reference(hand_size: int, talon_len
         assert solve(st, engine) == reference(st), st
 
 
+LEVER_DEFAULTS = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
+
+
+@pytest.mark.parametrize("lever", sorted(LEVER_DEFAULTS))
+def test_each_lever_switched_keeps_every_value(lever: str) -> None:
+    """Each of the engine's levers away from its default (BesigueEngine.options), on
+    random positions against the reference: a lever may change the search, never a
+    value.  probe_declare (off by default) is what showed that the marks of both
+    copies of a card are part of the key (tests/test_besigue_mutants.py)."""
+    assert BesigueEngine(tt_megabytes=1).options == LEVER_DEFAULTS
+    rng = random.Random(f"lever-{lever}")
+    engine = BesigueEngine(tt_megabytes=1)
+    engine.options[lever] = 1 - LEVER_DEFAULTS[lever]
+    for hand_size, talon_len in ((3, 2), (2, 4), (4, 0), (2, 6)):
+        for i in range(30):
+            st = random_state(rng, hand_size, talon_len, meldy=i % 4 != 3)
+            assert solve(st, engine) == reference(st), st
+
+
 def test_phase2_full_hands_against_reference() -> None:
     rng = random.Random(9)
     for _ in range(5):
