@@ -193,6 +193,11 @@ def test_an_unknown_lever_is_told_with_the_names_it_is_near() -> None:
 
 def test_results_that_differ_are_not_equal() -> None:
     assert verify_puzzle(LATE, {"best": ["D9"]}) != verify_puzzle(LATE, {"best": ["D7"], "unique": True})
+    # the same objective, exact both: only the cards differ (the last four, or the last three)
+    assert analyse_play(LATE_DEAL, first=20) != analyse_play(LATE_DEAL, first=21)
+    # two deals of one game: only the entries differ (seats 0 and 1 swap hands)
+    other = {"game": "belote", "deal": [DEAL[1], DEAL[0], *DEAL[2:]]}
+    assert trump_table({"game": "belote", "deal": DEAL}) != trump_table(other)
 
 
 # --- TrumpTable.value ----------------------------------------------------------------------------------

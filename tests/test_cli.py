@@ -428,6 +428,10 @@ def test_play_analysis_pretty_counts_the_cards_that_lost() -> None:
     assert "  1 card lost something; the costliest: SK (card 1, seat 2), 16" in one
     two = pretty_play(position, PlayAnalysis("score", (good, bad, worse), True, 10, 1.0))
     assert "  2 cards lost something; the costliest: S9 (card 2, seat 3), 20" in two
+    # a row a card: index, seat, card, before, after, lost, the best cards
+    rows = [line.split() for line in two.splitlines() if line.split()[2:3] in (["S8"], ["SK"], ["S9"])]
+    assert rows == [["0", "1", "S8", "-96", "-96", "0", "S8"], ["1", "2", "SK", "96", "80", "16", "H7", "<-", "mistake"],
+                    ["2", "3", "S9", "-80", "-100", "20", "DK", "<-", "mistake"]]  # fmt: skip
     assert "no card lost anything" in pretty_play(position, PlayAnalysis("score", (good,), True, 10, 1.0))
 
 

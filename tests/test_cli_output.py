@@ -134,6 +134,16 @@ def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureF
     assert out[0].endswith("values for side 0 (seat 0 leads): its final score minus the other side's")
     assert out[1].split() == "trump side 0 declares side 1 declares best leads (side 0 / side 1 declares)".split()
     assert all(" / " in row for row in out[2:6])
+    # each value under the side that declares, each row under its trump
+    entries = tuple(TrumpEntry(t, side, 10 * i + side, (f"{t}A",) if side else (), None, True)
+                    for i, t in enumerate("CSHD") for side in (0, 1))  # fmt: skip
+    rows = pretty_trumps(TrumpTable("klaverjas", "score", entries, True, 10, 1.0)).splitlines()[2:6]
+    assert [row.split() for row in rows] == [
+        ["C", "0", "1", "?", "/", "CA"],
+        ["S", "10", "11", "?", "/", "SA"],
+        ["H", "20", "21", "?", "/", "HA"],
+        ["D", "30", "31", "?", "/", "DA"],
+    ]
     unknown = TrumpTable("belote", "score", (TrumpEntry("C", None, None, (), None, False),), False, 10, 1.0)
     assert pretty_trumps(unknown).splitlines()[2] == "  C               ?"  # no blanks after it
 

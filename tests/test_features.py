@@ -27,6 +27,7 @@ from solver import (
     verify_puzzle,
 )
 from solver.features import puzzle_from_dict, start_of_deal
+from solver.reference import reference_values
 
 from .helpers import make_rules, random_deal
 
@@ -342,14 +343,18 @@ def test_wrong_claims_do_not_hold() -> None:
 
 
 def test_uniqueness_is_reported_and_may_be_claimed() -> None:
-    position = Position.from_dict(EXAMPLE).play("S8").play("SK")  # seat 3 to move
-    result = analyse(position)
-    several = [m.move for m in result.moves if m.value == result.value]
-    verdict = verify_puzzle(position, Claim(best=(several[0],)))
-    assert verdict.holds and verdict.unique == (len(several) == 1)
-    assert set(verdict.missing) == set(several[1:])
-    claims_unique = verify_puzzle(position, {"best": [several[0]], "unique": True})
-    assert claims_unique.holds is (len(several) == 1)
+    # seat 3's S9 is forced (unique); then seat 0, on lead with HJ H9 S7, has two best
+    # moves: the reference search gives HJ 96, H9 96, S7 90
+    forced = Position.from_dict(EXAMPLE).play("S8").play("SK")
+    assert verify_puzzle(forced, Claim(best=("S9",))).unique is True
+    position = forced.play("S9")
+    assert {str(c): v for c, v in reference_values(position).items()} == {"HJ": 96, "H9": 96, "S7": 90}
+    verdict = verify_puzzle(position, Claim(best=("HJ",)))
+    assert verdict.holds and verdict.unique is False and verdict.missing == ("H9",)
+    claims_unique = verify_puzzle(position, {"best": ["HJ"], "unique": True})
+    assert claims_unique.holds is False and claims_unique.best_holds
+    both = verify_puzzle(position, {"best": ["HJ", "H9"], "unique": False})
+    assert both.holds and both.missing == () and set(both.best) == {"HJ", "H9"}
 
 
 def test_a_puzzle_with_a_yes_no_objective() -> None:

@@ -20,8 +20,19 @@ def test_positions_read_from_the_same_dict_are_equal() -> None:
     assert Position.from_dict({**EXAMPLE, "options": {"rules": "rotterdam"}}) != first
     assert len({first, second, first.play("S8")}) == 2
     with open("examples/besigue.jsonl") as lines:
-        for line in lines:
-            assert load_position(json.loads(line)) == load_position(json.loads(line))
+        besigue = [json.loads(line) for line in lines]
+    for data in besigue:
+        position = load_position(data)
+        assert position == load_position(json.loads(json.dumps(data))) and hash(position) == hash(load_position(data))
+        assert Position.from_dict(EXAMPLE) != position
+        now = position.to_dict()  # the hands form (a deal's replay needs its own talon order)
+        assert load_position(now) == position
+        if len(position.talon) > 2:  # the order of the draws (the last card, the retourne, kept): another position
+            reordered = load_position({**now, "talon": now["talon"][-2::-1] + now["talon"][-1:]})
+            assert reordered != position and reordered.talon != position.talon
+        assert load_position({**now, "scored": [1 + s for s in now["scored"]]}) != position
+    # the example positions differ from one another
+    assert len({load_position(data) for data in besigue}) == len(besigue) == 4
 
 
 @pytest.mark.parametrize(
