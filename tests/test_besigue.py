@@ -193,16 +193,44 @@ def test_play_analysis_of_a_deal_end() -> None:
         expected = reference_free = analyse(current)
         assert played.before == expected.value
         assert played.after == next(m.value for m in reference_free.moves if m.move == played.card)
+        assert played.lost == expected.value - played.after  # a difference of points: higher is better
+        assert played.best == expected.best and played.seat == played.side == current.to_move
+        assert played.forced == (len(current.legal_moves()) == 1)
         current = current.play(played.card)
 
 
 def test_verify_a_puzzle_with_declarations() -> None:
-    position = small_position(random.Random(4), 4, 2)
-    while position.to_declare is None:
-        position = position.play(random_move(random.Random(1), position))
-    result = analyse(position)
-    verdict = verify_puzzle(position, {"best": list(result.best), "value": result.value})
-    assert verdict.holds and verdict.best_holds and verdict.value_holds
+    """Seat 0 has won a trick and declares, the last two cards to draw (DA to it, the
+    retourne H9 to seat 1); small hands, as small_position makes them.  By hand: either
+    meld scores 40 (the trump marriage, or the bésigue), passing nothing.  In phase 2
+    seat 0 (HK HQ SQ DJ DA) leads HK, which draws seat 1's only trump H9, and then wins
+    every trick (DA's 10 and the last trick's 10): 60, 60 and 20."""
+    from solver.besigue import Copy, _sorted
+    from solver.cards import parse_cards
+    from solver.games.besigue import Besigue
+
+    def hand(text: str) -> tuple[Copy, ...]:
+        return _sorted([Copy(c) for c in parse_cards(text, "test")])
+
+    position = BesiguePosition(
+        Besigue({"phase1": "seed"}, parse_cards("H9", "test")[0].suit, None),
+        (hand("HK HQ SQ DJ"), hand("C7 C8 S8 S9")),
+        tuple(parse_cards("DA H9", "test")),
+        leader=0,
+        to_declare=0,
+        tricks=(12, 11),
+    )
+    marriage, besigue = "meld:marriage:HK HQ", "meld:besigue:SQ DJ"
+    assert reference_values(position) == {marriage: 60, besigue: 60, "pass": 20}
+    verdict = verify_puzzle(position, {"best": [besigue], "value": 60})
+    assert verdict.holds and verdict.best_holds and verdict.value_holds and verdict.value == 60
+    assert verdict.best == (marriage, besigue) and verdict.unique is False and verdict.missing == (marriage,)
+    passing = verify_puzzle(position, {"best": ["pass"]})
+    assert passing.holds is False and passing.best_holds is False and passing.wrong == ("pass",)
+    assert [(m.move, m.value) for m in passing.claimed] == [("pass", 20)]
+    unique = verify_puzzle(position, {"best": [marriage], "unique": True})
+    assert unique.holds is False and unique.best_holds is True and unique.missing == (besigue,)
+    assert verify_puzzle(position, {"value": 20}).value_holds is False
     with pytest.raises(IllegalMoveError):
         verify_puzzle(position, {"best": ["CA"]})
 

@@ -354,11 +354,16 @@ def test_seven_scores_and_exchange() -> None:
     # draws the scored 7. Seat 1 takes the SA's 10 and the last trick (10), whatever
     # seat 0 ruffs with its 7: 10 + 10 + 10 for seat 1, the most there is
     assert v == -30
-    # once exchanged, a seven is just 10
+    # once exchanged (the retourne is then the other trump 7), a seven is just 10: seat 1
+    # shows it, draws H8 and leads in phase 2 with S7 D8 H8 against C8 C9 S7.  Whatever it
+    # leads, it takes the last trick (10): H8 led last, or seat 0 trumps a D8 with S7 and
+    # leads a club into seat 1's trump.  10 + 10 for seat 1: -20
     state2 = dict(state, exchanged=True, talon=[card("H8"), s7], hands=[cards("C8 C9"), [(s7, 0), (card("D8"), 0)]])
-    # two trump 7s in play plus the exchanged one would be three: use a hand without one
+    assert solve(state2) == reference(state2) == -20
+    # without the 7 in hand, only the last trick: seat 0 draws the S7 and trumps whatever
+    # seat 1 (D7 D8 H8, no trump) leads, then its clubs take the rest: +10
     state2["hands"] = [cards("C8 C9"), [(card("D7"), 0), (card("D8"), 0)]]
-    assert solve(state2) == reference(state2)
+    assert solve(state2) == reference(state2) == 10
 
 
 def test_marked_seven_scores_nothing() -> None:
@@ -556,12 +561,13 @@ def test_stats_and_clear() -> None:
 
 def test_invalid_states() -> None:
     eng = BesigueEngine(tt_megabytes=1)
-    with pytest.raises(ValueError):
+    # each refused for its own fault (without the copy check, three CA failed on the sizes)
+    with pytest.raises(ValueError, match="seat 0 holds card 0 three times"):
         eng.search({"trump": 0, "hands": [cards("CA CA CA"), cards("C7 C8 C9")], "talon": [], "leader": 0})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="card 5 cannot carry the marks"):  # C9 in no four of a kind
         eng.search({"trump": 0, "hands": [[(card("C9"), FOUR)], cards("C7")], "talon": [card("H8"), card("H9")],
                     "leader": 0})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="sizes 2 and 1"):
         eng.search({"trump": 0, "hands": [cards("C9 C8"), cards("C7")], "talon": [], "leader": 0})
 
 

@@ -163,11 +163,16 @@ def test_a_cancel_while_the_line_is_followed_gives_no_points() -> None:
     position = next(iter(random_positions("belote", 1, seed=3, max_tricks=4, min_tricks=4)))
     exact = analyse(position, engine=Engine(1))
     values = {m.move: m.value for m in exact.moves}
-    for found in (analyse(position, engine=CancelledInTheLine(1)),
-                  verify_puzzle(position, {"best": [exact.best[0]]}, engine=CancelledInTheLine(1)).result):
+    analysed = analyse(position, engine=CancelledInTheLine(1))
+    verdict = verify_puzzle(position, {"best": [exact.best[0]]}, engine=CancelledInTheLine(1))
+    for found in (analysed, verdict.result):
         assert found is not None and not found.exact and found.limit == "cancelled"
         assert found.points is None and found.line == ()
         assert all(m.value == values[m.move] for m in found.moves if m.value is not None)  # the values stand
+    # every move was valued before the line began: none of the values is lost, nor the
+    # claimed move's in the puzzle (the other is only shown worse there)
+    assert [(m.move, m.value) for m in analysed.moves] == [(m.move, m.value) for m in exact.moves]
+    assert [(m.move, m.value) for m in verdict.claimed] == [(exact.best[0], values[exact.best[0]])]
 
 
 class BesigueCancelledInTheLine(BesigueEngine):
