@@ -125,3 +125,31 @@ def test_the_line_of_best_play_keeps_to_the_value() -> None:
         end = end.play(move)
     assert end.value_for(position.side) == result.value
     assert list(result.points) == end.final_scores()
+
+
+def test_a_tie_with_no_roem_left_is_made() -> None:
+    """Kills settle_by_raw_difference calling an exact tie a nat (`r > threshold`, not
+    `r >= threshold`): with no roem left to fall, the declarers' raw difference decides,
+    and with `nat_on_tie` off a tie is made.  Only a window wider than a null window
+    whose low end lies below every nat value reaches that test (made_or_nat takes the
+    others): with the default levers no search opens one, but the lever
+    `null_window_root` off searches each root move with (-INF, INF).  Then a line after
+    SK reaches such a tie; called a nat, SK came out -192, not -172.  (Found by a hunt
+    over the totals so far: 2 of 6,150 positions.)"""
+    data = {
+        "game": "klaverjas",
+        "options": {"rules": "rotterdam", "roem_order": "rank", "nat_on_tie": False},
+        "trump": "H",
+        "declarer": 2,
+        "hands": ["C8 SQ DK DQ", "CK CQ CJ D8", "CA C7 SK HJ", "SJ S9 HK H7"],
+        "trick": [],
+        "leader": 2,
+        "scored": [41, 61],
+        "tricks": [0, 4],
+        "objective": "score",
+    }
+    expected = {"CA": -172, "C7": 34, "SK": -172, "HJ": 34}
+    _check(data, expected)
+    for options in ({"null_window_root": 0}, {**DEEP_PATHS, "null_window_root": 0}):
+        got = {m.move: m.value for m in analyse(Position.from_dict(data), engine_options=options).moves}
+        assert got == expected, options
