@@ -753,14 +753,11 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
             await refuse(request, context)
         return await handler.unary_unary(request, context)  # type: ignore[misc]
 
-    def checked(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        async def each() -> AsyncIterator[Any]:
-            async for request in requests:
-                if isinstance(request, _Undecodable):
-                    await refuse(request, context)
-                yield request
-
-        return each()
+    async def checked(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async for request in requests:
+            if isinstance(request, _Undecodable):
+                await refuse(request, context)
+            yield request
 
     async def streaming_in(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
         return await handler.stream_unary(checked(requests, context), context)  # type: ignore[misc]

@@ -2195,13 +2195,17 @@ cdef class Engine:
         """The memory of both tables."""
         return self.tt_entries * sizeof(Entry) + self.shape_entries * sizeof(ShapeEntry)
 
+    cdef void _mark_busy(self) except *:
+        """Mark the engine busy for a call, refusing it while another thread's call runs."""
+        if self.busy:
+            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
+        self.busy = True
+
     def _shape_margins(self, dict spec, uint64_t stored, uint64_t cards, bint lanes=True, dict owners=None):
         """For tests: shape_margins (down, up) between two card sets of one shape under
         `spec`'s rules, by rank_points' lanes or by the plain loop.  With `owners`
         ({bit: seat}), the lanes of run_margins (fill_run_points)."""
-        if self.busy:
-            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
-        self.busy = True
+        self._mark_busy()
         try:
             return self._margins(spec, stored, cards, lanes, owners)
         finally:
@@ -2229,11 +2233,9 @@ cdef class Engine:
         `stored_spec`'s position to `spec`'s (two trick-boundary positions of one
         deal and shape) with roem in play; each loaded in turn, as a search meets them."""
         cdef State stored, current
-        if self.busy:
-            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
         if stored_spec["trick"] or spec["trick"]:
             raise ValueError("trick: same_roem compares trick-boundary positions")
-        self.busy = True
+        self._mark_busy()
         try:
             self._new_generation()
             self._load(stored_spec)
@@ -2250,11 +2252,9 @@ cdef class Engine:
         is not exact and never stored)."""
         cdef State s
         cdef Key k
-        if self.busy:
-            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
         if spec["trick"]:
             raise ValueError("trick: only trick-boundary positions have a table key")
-        self.busy = True
+        self._mark_busy()
         try:
             self._new_generation()
             self._load(spec)
@@ -2320,9 +2320,7 @@ cdef class Engine:
         for each other card shown worse than the best, a bound on its value: one
         step worse than a value some other card reaches.
         """
-        if self.busy:
-            raise RuntimeError("this Engine is already solving in another thread; give each thread its own Engine")
-        self.busy = True
+        self._mark_busy()
         try:
             return self._solve(spec, time_limit, node_limit, all_moves, want_line, horizon, exact_moves)
         finally:
