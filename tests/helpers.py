@@ -62,6 +62,16 @@ def engine_values(pos: Position) -> dict[str, Any]:
     return {m.move: m.value for m in analyse(pos).moves}
 
 
+def assert_line_reaches_the_value(position: Position, result: Any) -> None:
+    """Playing out `result`'s line of best play from `position` ends the deal with
+    the result's value for the side to move and its points."""
+    end = position
+    for move in result.line:
+        end = end.play(move)
+    assert end.is_over and end.value_for(position.side) == result.value, (position.to_dict(), result.line)
+    assert result.points is not None and list(result.points) == end.final_scores(), (position.to_dict(), result.line)
+
+
 def random_deal(rules: Rules, rng: random.Random) -> list[str]:
     """A random deal of `rules`: every seat gets `hand_size` cards of the game's pack."""
     pack = list(rules.deck)

@@ -11,6 +11,8 @@ from solver import analyse
 from solver.position import Position
 from solver.reference import reference_values
 
+from .helpers import assert_line_reaches_the_value
+
 # the main table and the full search in positions small enough for the reference
 # (as in test_engine_vs_reference.DEEP_PATHS)
 DEEP_PATHS = {"shape_alone_tricks": 0, "endgame_tricks": 0}
@@ -120,11 +122,7 @@ def test_the_line_of_best_play_keeps_to_the_value() -> None:
     position = Position.from_dict(data)
     result = analyse(position)
     assert result.value == 29
-    end = position
-    for move in result.line:
-        end = end.play(move)
-    assert end.value_for(position.side) == result.value
-    assert list(result.points) == end.final_scores()
+    assert_line_reaches_the_value(position, result)
 
 
 def test_a_tie_with_no_roem_left_is_made() -> None:

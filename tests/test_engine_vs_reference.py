@@ -14,6 +14,7 @@ import pytest
 from solver import Engine, analyse
 from solver.reference import reference_values
 
+from .helpers import assert_line_reaches_the_value
 from .randompos import CONFIGS, position_count, random_positions
 
 PER_VALUE = 200
@@ -67,10 +68,5 @@ def test_best_line_reaches_the_value(game: str) -> None:
     """Playing out the reported line of best play gives the reported value and points."""
     for position in random_positions(game, 15, seed=2):
         result = analyse(position)
-        end = position
-        for move in result.line:
-            end = end.play(move)
-        assert end.is_over
-        assert end.value_for(position.side) == result.value
-        assert list(result.points) == end.final_scores()
+        assert_line_reaches_the_value(position, result)
         assert set(result.best) == {m.move for m in result.moves if m.value == result.value}

@@ -25,7 +25,7 @@ from solver.analysis import has_transform, preference
 from solver.features import start_of_deal
 from solver.reference import reference_values
 
-from .helpers import make_rules, random_deal
+from .helpers import assert_line_reaches_the_value, make_rules, random_deal
 from .randompos import CONFIGS, position_count, random_positions
 
 PER_VALUE = 12
@@ -59,11 +59,7 @@ def test_exact_moves_match_the_reference(game: str) -> None:
             worst_end = move.upper if preference(position, 1) > preference(position, 0) else move.lower
             assert preference(position, worst_end) < top, (position.to_dict(), move)
         # the line of best play is kept: it reaches the value and the points
-        end = position
-        for move in result.line:
-            end = end.play(move)
-        assert end.is_over and end.value_for(position.side) == result.value
-        assert result.points is not None and list(result.points) == end.final_scores()
+        assert_line_reaches_the_value(position, result)
         # every move named: every move exact, those merged with an equivalent card too
         every = analyse(position, engine=engine, exact_moves=legal)
         assert {m.move: m.value for m in every.moves} == expected, position.to_dict()
