@@ -303,7 +303,7 @@ def result_from(message: pb.Result) -> Result:
 def hint_message(hint: Hint) -> pb.HintResponse:
     return pb.HintResponse(
         best=list(hint.best), value=value_message(hint.value), exact=hint.exact, nodes=hint.nodes, time_ms=hint.time_ms,
-        estimate=hint.estimate, limit=hint.limit or "",
+        estimate=hint.estimate, limit=hint.limit or "", estimate_objective=hint.estimate_objective or "",
     )
 
 
@@ -311,7 +311,7 @@ def hint_from(message: pb.HintResponse) -> Hint:
     estimate = message.estimate if message.HasField("estimate") else None
     return Hint(
         tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms,
-        estimate=estimate, limit=message.limit or None,
+        estimate=estimate, limit=message.limit or None, estimate_objective=message.estimate_objective or None,
     )
 
 

@@ -118,12 +118,16 @@ class Hint:
     time_ms: float = field(default=0.0, compare=False)
     estimate: int | None = None  # nothing solved in time: the suggested move's estimate
     limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
+    # the objective `estimate` is in, where not the hint's own (a guide: `raw`, `points`)
+    estimate_objective: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
                                 "time_ms": round(self.time_ms, 3)}
         if self.estimate is not None:
             data["estimate"] = self.estimate
+        if self.estimate_objective is not None:
+            data["estimate_objective"] = self.estimate_objective
         if self.limit is not None:
             data["limit"] = self.limit
         return data
@@ -388,30 +392,77 @@ def _solve_besigue(
 # a time-limited hint keeps this share of its time for estimates, used only if the
 # search solves nothing (estimates over 3 or 4 tricks take milliseconds)
 ESTIMATE_SHARE = 0.2
+# objectives whose values do not add up (a contract settlement, a yes/no goal) are
+# guided by the additive measure they rest on
+GUIDE_OBJECTIVES = {"score": "raw", "pomme": "points", "all_tricks": "points"}
 
 
-def _estimates(pos: Position, deadline: float) -> dict[Any, Value | None] | None:
+def _guide(pos: Position) -> Position:
+    """The position whose estimates choose a hint's move when nothing is solved: `pos`
+    itself where its objective's values add up, else `pos` for `GUIDE_OBJECTIVES`."""
+    from .compile import SETTLE_ADDITIVE, build_spec
+
+    spec = build_spec(pos)
+    if spec["settle"] == SETTLE_ADDITIVE and not spec["plan"] and not has_transform(pos):
+        return pos
+    return pos.with_objective(GUIDE_OBJECTIVES[pos.objective])
+
+
+def _estimates(pos: Position, deadline: float | None) -> tuple[dict[Any, Value | None] | None, int]:
     """Estimates deepened a trick at a time until `deadline` (the first always, so that
-    a move is named; it takes a fraction of a millisecond): the deepest complete set,
-    None if the objective has none."""
+    a move is named; it takes a fraction of a millisecond; None: only the first): the
+    deepest complete set, None if the objective has none, and the nodes searched."""
     from ._engine import Engine
-    from .compile import estimate
+    from .compile import estimate_search
 
     engine = getattr(_local, "estimate_engine", None)
     if engine is None:
         engine = _local.estimate_engine = Engine(1)  # its own table: estimates are not values
     deepest = None
+    nodes = 0
     for horizon in range(1, pos.tricks_left + 1):
-        left = deadline - time.perf_counter()
+        left = 0.0 if deadline is None else deadline - time.perf_counter()
         if horizon > 1 and left <= 0:
             break
-        found = estimate(pos, engine, horizon, time_limit=max(left, 0.01))
+        found, searched = estimate_search(pos, engine, horizon, time_limit=max(left, 0.01) if deadline else None)
+        nodes += searched
         if found is None:
-            return None
+            return None, nodes
         if any(v is None for v in found.values()):
             break
         deepest = found
-    return deepest
+    return deepest, nodes
+
+
+def _guess(pos: Position, nodes: int, limit: str, started: float, deadline: float | None) -> Hint:
+    """A limited hint that solved no move: the best move by estimates, deepened until
+    `deadline` (None: a trick ahead only, a few hundred nodes).  The estimate is
+    reported with the objective it is in, where that is a guide's (`_guide`)."""
+    guide = _guide(pos)
+    found, searched = _estimates(guide, deadline)
+    elapsed = (time.perf_counter() - started) * 1000.0
+    guesses = [(m, v) for m, v in (found or {}).items() if v is not None]
+    if not guesses:
+        return Hint((), None, False, nodes + searched, elapsed, limit=limit)
+    if pos.objective == "all_tricks":
+        guesses.sort(key=lambda mv: (-int(mv[1]), move_key(pos, mv[0])))  # every trick: the most points
+    else:
+        guesses.sort(key=lambda mv: (-preference(guide, mv[1]), move_key(pos, mv[0])))
+    move, value = guesses[0]
+    return Hint((str(move),), None, False, nodes + searched, elapsed, estimate=int(value), limit=limit,
+                estimate_objective=None if guide is pos else guide.objective)
+
+
+def _first_points(pos: BesiguePosition, outcome: Any) -> Any:
+    """A Bésigue move for a limited hint with no estimates (two talon cards or none: no
+    phase-1 trick to look ahead to): the one that scores the most at once."""
+    sign = 1 if pos.side == 0 else -1
+
+    def scored_now(move: Any) -> int:
+        child = pos.play(move)
+        return sign * ((child.scored[0] - child.scored[1]) - (pos.scored[0] - pos.scored[1]))
+
+    return min(outcome.values, key=lambda m: (-scored_now(m), move_key(pos, m)))
 
 
 def hint(
@@ -426,8 +477,13 @@ def hint(
     """The best move(s) and the value of `position` (for `objective`, if given: as in
     `analyse`), without valuing the other moves.
 
-    With a time limit and `estimates`, a search that solves no move in time still
-    names one: the best by estimates made in the time kept for them."""
+    With a time or node limit and `estimates`, a search that solves no move still
+    names one (unless cancelled): the best by estimates, made in the time kept for
+    them (a trick ahead only when a node limit is given), with its `estimate`; where the
+    objective's values do not add up, by those of the measure it rests on
+    (`estimate_objective`: `raw` for a settled `score`, `points` for `pomme` and
+    `all_tricks`, where the most points are best).  Bésigue with two talon cards or
+    none names the move that scores the most at once, without an estimate."""
     from .compile import solve
 
     pos = as_position(position)
@@ -437,22 +493,27 @@ def hint(
     if not isinstance(estimates, bool):  # "no" would be true
         raise OptionError("estimates", f"must be True or False, got {shown(estimates)}")
     require_a_move(pos, "suggest")
-    if has_transform(pos):
-        # several engine values map to one objective value: value every move
-        result = analyse(pos, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes, engine=engine)
-        return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
     started = time.perf_counter()
+    guessing = estimates and bool(time_limit or node_limit)
+    # estimates deepened until the time limit, which keeps a share for them; with a
+    # node limit a trick ahead only
+    guess_until = started + time_limit if guessing and time_limit and not node_limit else None
+    search_time = time_limit * (1 - ESTIMATE_SHARE) if guess_until and time_limit else time_limit
     if isinstance(pos, BesiguePosition):
         size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
         outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=False, started=started)
+    elif has_transform(pos):
+        # several engine values map to one objective value: value every move
+        result = analyse(pos, time_limit=time_left(search_time, started), node_limit=node_limit,
+                         tt_megabytes=tt_megabytes, engine=engine)
+        if result.best or not guessing or result.limit in (None, "cancelled"):
+            return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
+        return _guess(pos, result.nodes, result.limit, started, guess_until)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
-        estimates = estimates and bool(time_limit)
-        search_time = time_limit * (1 - ESTIMATE_SHARE) if estimates and time_limit else time_limit
         outcome = solve(pos, eng, time_limit=time_left(search_time, started), node_limit=node_limit, all_moves=False)
-        if estimates and time_limit and outcome.limit == "time" and all(v is None for v in outcome.values.values()):
-            # nothing solved: a move all the same, the best by the estimates
-            outcome.estimates = _estimates(pos, started + time_limit)
+        if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
+            return _guess(pos, outcome.nodes, outcome.limit, started, guess_until)
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
         # stopped early: the best move found so far, marked as not exact
@@ -460,10 +521,12 @@ def hint(
         solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
         if solved:
             return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed, limit=outcome.limit)
-        if outcome.estimates:
+        if outcome.estimates:  # Bésigue's, a phase-1 trick or more ahead
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
             return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1], limit=outcome.limit)
+        if isinstance(pos, BesiguePosition) and guessing and outcome.limit != "cancelled":
+            return Hint((str(_first_points(pos, outcome)),), None, False, outcome.nodes, elapsed, limit=outcome.limit)
         return Hint((), None, False, outcome.nodes, elapsed, limit=outcome.limit)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)

@@ -751,7 +751,10 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     lines.append(f"  {_values_for(position, position.objective)}")
     status = "" if found.exact else "  (not exact: a limit stopped the search before any move was solved)"
     if found.estimate is not None:  # nothing solved in time: the move chosen by estimates
-        status = f"  (not exact: a limit stopped the search; estimated {found.estimate})"
+        of = f" as {found.estimate_objective}" if found.estimate_objective else ""
+        status = f"  (not exact: a limit stopped the search; estimated {found.estimate}{of})"
+    elif not found.exact and found.best and found.value is None:  # Bésigue near its end
+        status = "  (not exact: a limit stopped the search; the move that scores the most at once)"
     elif not found.exact and found.best:
         status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
     lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")

@@ -296,13 +296,20 @@ def estimate(pos: Position, engine: Any, horizon: int, time_limit: float | None 
     included), the points after them shared out evenly among the seats; None for a
     move the time limit left, and None in all when the objective's values do not add
     up (Klaverjas nat, step objectives).  Not a bound: a guide when nothing is solved."""
+    return estimate_search(pos, engine, horizon, time_limit)[0]
+
+
+def estimate_search(
+    pos: Position, engine: Any, horizon: int, time_limit: float | None = None, node_limit: int = 0
+) -> tuple[dict[Card, Value | None] | None, int]:
+    """`estimate`, within a node limit too (0: none), and the nodes it searched."""
     spec = build_spec(pos)
     if spec["settle"] != SETTLE_ADDITIVE or spec["plan"]:
-        return None
+        return None, 0
     card_of = {b: c for c, b in spec.pop("_bits").items()}
-    raw = engine.solve(spec, time_limit or 0.0, 0, True, False, horizon)
+    raw = engine.solve(spec, time_limit or 0.0, node_limit, True, False, horizon)
     convert = _converter(pos)
-    return {card_of[b]: (convert(v) if v is not None else None) for b, v in raw["values"].items()}
+    return {card_of[b]: (convert(v) if v is not None else None) for b, v in raw["values"].items()}, raw["nodes"]
 
 
 def _converter(pos: Position) -> Any:

@@ -329,6 +329,23 @@ def test_a_hint_names_a_move_when_its_limit_is_spent_before_the_search() -> None
         assert found.estimate is not None
 
 
+def test_a_hint_with_two_talon_cards_names_the_move_that_scores_most_at_once() -> None:
+    """No phase-1 trick is left to look ahead to, so there are no estimates: such a
+    hint, its limit spent, gave `best: []`.  Here the trump sequence (250) scores more
+    at once than the royal marriage (40) or a pass, and is the best move too (280)."""
+    position = load_position(
+        {"game": "besigue", "trump": "H", "hands": ["HA HT HK HQ HJ C7 C8 S7", "S8 S9 D8 D9 C7 S7 D7 CJ"],
+         "talon": ["S9", "H9"], "to_declare": 0, "tricks": [12, 11]}
+    )
+    found = hint(position, time_limit=1e-9, engine=BesigueEngine(1))
+    assert (found.best, found.value, found.exact, found.estimate, found.limit) == (
+        ("meld:sequence:HA HK HQ HJ HT",), None, False, None, "time"
+    )
+    assert hint(position, time_limit=1e-9, engine=BesigueEngine(1), estimates=False).best == ()
+    solved = hint(position)
+    assert (solved.best, solved.value, solved.exact) == (("meld:sequence:HA HK HQ HJ HT",), 280, True)
+
+
 def test_declaration_words_are_read_in_any_case() -> None:
     """`PASS`, `Seven` and `MELD:` were "not a card"; cards and marks were already read in any case."""
     examples = Path(__file__).resolve().parent.parent / "examples" / "besigue.jsonl"

@@ -99,3 +99,54 @@ def test_a_hint_out_of_time_still_suggests_a_move() -> None:
     by_horizon = ({str(c): v for c, v in estimate(position, Engine(1), h).items()} for h in range(1, 7))
     move = found.best[0]
     assert any(found.estimate == values[move] == max(values.values()) for values in by_horizon), found
+
+
+# objectives whose values do not add up, and the additive measure whose estimates
+# choose a hint's move when nothing is solved (solver.analysis.GUIDE_OBJECTIVES)
+GUIDED = [
+    ("klaverjas", {"trump": "H", "declarer": 1, "options": {"rules": "amsterdam"}}, "score", "raw"),
+    ("klaverjas", {"trump": "S", "declarer": 0, "options": {"rules": "rotterdam"}}, "score", "raw"),
+    ("klaberjass", {"trump": "D", "taker": 1, "options": {"players": 4}}, "score", "raw"),
+    ("putz", {"trump": "C"}, "pomme", "points"),
+    ("bassadewitz", {}, "all_tricks", "points"),
+]
+
+
+@pytest.mark.parametrize("game, fields, objective, guide", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
+def test_a_hint_that_solves_nothing_names_the_best_move_by_a_guides_estimates(
+    game: str, fields: dict, objective: str, guide: str
+) -> None:
+    """Such a hint gave `best: []`: the nat, bate and yes/no objectives have no
+    estimates.  Under a node limit the estimates look a trick ahead: the move named is
+    the first, in canonical order, of those the guide's estimates rank highest (for
+    `all_tricks` the most points, though Bassadewitz's `points` wants the fewest)."""
+    position = full_deal(game, 1, **fields).with_objective(objective)
+    found = hint(position, node_limit=1, engine=Engine(8))
+    assert not found.exact and found.value is None and found.limit == "nodes"
+    assert found.estimate_objective == guide and found.to_dict()["estimate_objective"] == guide
+    guided = estimate(position.with_objective(guide), Engine(1), 1)
+    assert guided is not None and len(set(guided.values())) > 1  # the choice means something
+    top = max(v for v in guided.values() if v is not None)
+    assert found.estimate == top
+    assert found.best == (str(min(c for c, v in guided.items() if v == top)),)
+    assert found.nodes > 1  # the estimates' nodes are counted
+
+
+def test_a_node_limited_hint_names_a_move_by_the_estimates_a_trick_ahead() -> None:
+    position = full_deal("jass", 2, trump="S")
+    found = hint(position, node_limit=1, engine=Engine(8))
+    assert not found.exact and found.value is None and found.limit == "nodes"
+    assert found.estimate_objective is None and "estimate_objective" not in found.to_dict()
+    ahead = estimate(position, Engine(1), 1)
+    assert ahead is not None
+    top = max(v for v in ahead.values() if v is not None)
+    assert (found.best, found.estimate) == ((str(min(c for c, v in ahead.items() if v == top)),), top)
+
+
+def test_no_move_without_estimates_or_once_cancelled() -> None:
+    position = full_deal("klaverjas", 1, trump="H", declarer=1)
+    assert hint(position, node_limit=1, engine=Engine(8), estimates=False).best == ()
+    engine = Engine(8)
+    engine.cancel(before_start=True)
+    cancelled = hint(position, time_limit=1.0, engine=engine)
+    assert (cancelled.best, cancelled.limit, cancelled.estimate) == ((), "cancelled", None)

@@ -1302,6 +1302,13 @@ def test_a_node_limited_hint_is_the_librarys(client: Client) -> None:
     local = hint(deep, node_limit=1000)
     remote = client.hint(deep, node_limit=1000)
     assert remote.best == local.best and remote.estimate == local.estimate is not None
+    # a Klaverjas deal's nat has no estimates: the hint names a move by raw's
+    nat = {"game": "klaverjas", "trump": "H", "declarer": 1, "hands": [
+        "CK C8 SA SQ HA DA DK D7", "CQ CJ C9 C7 S9 HJ HT D8", "CT S7 HQ H9 H7 DT SK SJ", "CA ST S8 HK H8 DQ DJ D9"]}
+    local = hint(nat, node_limit=1, engine=Engine(8))
+    remote = client.hint(nat, node_limit=1)
+    assert local.estimate_objective == "raw" and len(local.best) == 1
+    assert (remote.best, remote.estimate, remote.estimate_objective) == (local.best, local.estimate, "raw")
 
 
 def test_a_node_limit_past_one_slice_gives_the_librarys_answer() -> None:

@@ -185,7 +185,7 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate", "limit")
+    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate", "limit", "estimate_objective")
     BEST_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
@@ -193,6 +193,7 @@ class HintResponse(_message.Message):
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     best: _containers.RepeatedScalarFieldContainer[str]
     value: Value
     exact: bool
@@ -200,7 +201,8 @@ class HintResponse(_message.Message):
     time_ms: float
     estimate: int
     limit: str
-    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ..., limit: _Optional[str] = ...) -> None: ...
+    estimate_objective: str
+    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ..., limit: _Optional[str] = ..., estimate_objective: _Optional[str] = ...) -> None: ...
 
 class AnalyseBatchRequest(_message.Message):
     __slots__ = ("positions", "limits")
