@@ -28,6 +28,7 @@ class Engine:
         want_line: bool = True,
         horizon: int = 0,
         exact_moves: int = 0,
+        first_move: int = -1,
     ) -> dict[str, Any]: ...
     def _shape_margins(
         self, spec: dict[str, Any], stored: int, cards: int, lanes: bool = True, owners: dict[int, int] | None = None

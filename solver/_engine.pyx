@@ -1945,6 +1945,18 @@ cdef uint64_t root_stand_ins(Tables* t, uint64_t in_play, uint64_t searched, uin
     return found
 
 
+cdef void move_to_front(int* moves, int n, uint64_t wanted) noexcept nogil:
+    """The first of `moves` in `wanted` moved to the front, the others' order kept."""
+    cdef int i, j, m
+    for i in range(n):
+        if (wanted >> moves[i]) & 1:
+            m = moves[i]
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = m
+            return
+
+
 cdef int better_or_equal(Ctx* c, int best, bint maximising, int* settled_by, bint* exact) noexcept nogil:
     """After a root move: its exact value if it beats `best`, `best` if it equals it,
     else one step worse than `best` (best - 1 for the maximising side, not exact)."""
@@ -2301,7 +2313,7 @@ cdef class Engine:
         self.run_points_ready = False
 
     def solve(self, dict spec, double time_limit=0.0, long long node_limit=0, bint all_moves=True, bint want_line=True,
-              int horizon=0, uint64_t exact_moves=0):
+              int horizon=0, uint64_t exact_moves=0, int first_move=-1):
         """Search the position described by `spec` (see solver/compile.py).
 
         Returns a dict: `values` {bit: value or None}, `nodes`, `limit` (None,
@@ -2319,15 +2331,17 @@ cdef class Engine:
         too (a card merged with an equivalent one through it); `worse` then gives,
         for each other card shown worse than the best, a bound on its value: one
         step worse than a value some other card reaches.
+        `first_move` (a legal card's bit, -1: none): the root searches it (or the card
+        that stands for it) first, as a limited hint's best guess.
         """
         self._mark_busy()
         try:
-            return self._solve(spec, time_limit, node_limit, all_moves, want_line, horizon, exact_moves)
+            return self._solve(spec, time_limit, node_limit, all_moves, want_line, horizon, exact_moves, first_move)
         finally:
             self.busy = False
 
     cdef object _solve(self, dict spec, double time_limit, long long node_limit, bint all_moves, bint want_line,
-                       int horizon, uint64_t exact_moves):
+                       int horizon, uint64_t exact_moves, int first_move):
         cdef Ctx c
         cdef Undo u
         cdef int i, n, v, best, alpha, beta, line_len = 0, best_bit = -1, best_mode = 0, settle
@@ -2391,6 +2405,8 @@ cdef class Engine:
             root_in_play = c.s.in_hands | c.s.trick_cards
             for i in range(n):
                 searched |= <uint64_t>1 << moves[i]
+            if 0 <= first_move < 64:
+                move_to_front(moves, n, root_stand_ins(c.t, root_in_play, searched, (<uint64_t>1 << first_move) & legal))
             exact_moves = root_stand_ins(c.t, root_in_play, searched, exact_moves & legal)
             best = -INF if maximising else INF
             for i in range(n):

@@ -250,11 +250,13 @@ def solve(
     all_moves: bool = True,
     engine_options: Mapping[str, int] | None = None,
     exact_moves: Iterable[Card] | None = None,
+    first_move: Card | None = None,
 ) -> Outcome:
     """Run the engine on `pos` and return the objective's values per move.
 
     With `exact_moves`, only the best moves and those are valued: every other move
-    is shown worse than the best (no value, a bound), and the line is kept."""
+    is shown worse than the best (no value, a bound), and the line is kept.
+    `first_move` (a legal card) is searched first."""
     spec = build_spec(pos, engine_options)
     bits = spec.pop("_bits")
     card_of = {b: c for c, b in bits.items()}
@@ -264,7 +266,8 @@ def solve(
         all_moves, want_line = False, True
         for card in exact_moves:
             mask |= 1 << bits[card]
-    raw = engine.solve(spec, time_limit or 0.0, node_limit or 0, all_moves, want_line, 0, mask)
+    first = bits[first_move] if first_move is not None else -1
+    raw = engine.solve(spec, time_limit or 0.0, node_limit or 0, all_moves, want_line, 0, mask, first)
     convert = _converter(pos)
     values: dict[Card, Value | None] = {}
     bounds: dict[Card, tuple[int, int]] = {}

@@ -18,6 +18,7 @@ from benchmarks import (
     cut_counts,
     deals,
     features,
+    hint_quality,
     levers,
     midgame,
     oracles,
@@ -64,6 +65,7 @@ def test_nearest_rank_percentiles_and_the_summary_by_hand() -> None:
 
 
 BAD_ARGUMENTS = [
+    (hint_quality.main, ["--limits", "0"], "--limits: must be a finite number of seconds above 0, got 0"),
     (run.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
     (run.main, ["--tt-megabytes", "0"], "argument --tt-megabytes: must be a whole number of megabytes, at least 1"),
     (run.main, ["--time-limit", "0"], "argument --time-limit: must be a finite number of seconds above 0, got 0"),
@@ -150,3 +152,14 @@ def test_builds_refuses_a_checkout_that_is_not_there_or_not_built(tmp_path: Any,
     assert refused(builds.main, [str(tmp_path / "nowhere")], capsys).endswith("no such directory: " + str(tmp_path / "nowhere"))
     (tmp_path / "solver").mkdir()
     assert "no built engine in solver/" in refused(builds.main, [str(tmp_path)], capsys)
+
+
+def test_hint_quality_measures_the_loss_of_the_move_named() -> None:
+    """Without time to spare every hint is exact and names a best move; at a limit too
+    short to solve a Jass deal a move is still named, some by the estimates alone."""
+    roomy, short = hint_quality.measure("belote", 3, [10.0, 0.001])
+    assert (roomy.best, roomy.mean_loss, roomy.max_loss, roomy.exact, roomy.by_estimates) == (3, 0, 0, 3, 0)
+    assert short.deals == 3 and 0 <= short.best <= 3 and short.max_loss >= 0
+    (jass,) = hint_quality.measure("jass", 1, [0.002])
+    assert (jass.exact, jass.by_estimates) == (0, 1)
+    assert "best" in roomy.line() and "by estimates" in roomy.line()

@@ -819,3 +819,30 @@ def test_a_nat_search_and_its_raw_searches_never_share_a_table_key() -> None:
     scored = {**data, "scored": [20, 41]}
     assert engine._table_key(build_spec(Position.from_dict({**scored, "objective": "score"})))[0] != nat_lo
     assert engine._table_key(build_spec(Position.from_dict({**scored, "objective": "raw"}))) == (raw_lo, raw_hi)
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_a_first_move_is_searched_first_and_changes_no_value(game: str) -> None:
+    """`first_move` (a time-limited hint's favourite by its estimates) only reorders the
+    root: each legal card given goes first (a card merged with an equivalent one has
+    its stand-in searched), and the value and every best move stay those found without."""
+    from solver.analysis import has_transform
+    from solver.compile import build_spec, solve
+
+    reordered = 0
+    for position in random_positions(game, 3, seed="first-move", min_tricks=3, max_tricks=4):
+        if has_transform(position):
+            continue  # every move is valued there (a hint goes through analyse)
+        spec = build_spec(position)
+        bits = spec.pop("_bits")
+        searched = {m[0] for m in Engine(2).solve(dict(spec), all_moves=True, want_line=False)["stats"]["moves"]}
+        natural = Engine(2).solve(dict(spec), all_moves=False, want_line=False)["stats"]["moves"][0][0]
+        plain = solve(position, Engine(2), all_moves=False)
+        for card in position.legal_moves():
+            first = Engine(2).solve(dict(spec), all_moves=False, want_line=False, first_move=bits[card])
+            if bits[card] in searched:
+                assert first["stats"]["moves"][0][0] == bits[card], card
+                reordered += bits[card] != natural
+            found = solve(position, Engine(2), all_moves=False, first_move=card)
+            assert (found.value, sorted(found.best_moves or [])) == (plain.value, sorted(plain.best_moves or [])), card
+    assert reordered

@@ -1,0 +1,97 @@
+"""How good a time-limited hint's move is, against every first card's exact value.
+
+    python -m benchmarks.hint_quality --games jass klaverjas-amsterdam --deals 60 --limits 0.02 0.05 0.1
+
+An app that asks for a hint while someone plays gives it a time limit.  Where the
+search cannot solve the deal in time, the hint names a move all the same: the best of
+the moves it solved, or the favourite of its estimates (`solver.hint`).  For each deal
+of a set this values every first card exactly (`analyse`, no limit), then asks for a
+hint at each limit, the table emptied before each, and measures the named move's
+loss: how much worse its exact value is than the best, for the side to move.
+
+Printed per set and limit: how many hints named a best move, the mean and largest
+loss, how many hints were exact, how many named a move by estimates alone, and the
+median time of a hint.  The exact analyses take most of the run (Jass: about a
+second a deal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from dataclasses import dataclass
+
+from .arguments import positive, seconds
+from .deals import DEAL_SETS, deals, table_megabytes
+
+
+@dataclass(frozen=True)
+class Row:
+    """One set at one time limit."""
+
+    key: str
+    limit: float
+    deals: int
+    best: int  # hints that named a best move
+    mean_loss: float
+    max_loss: int
+    exact: int  # hints solved exactly
+    by_estimates: int  # hints that solved no move: named by the estimates
+    median_ms: float
+
+    def line(self) -> str:
+        return (
+            f"{self.key:<20} {self.limit:>7.3f} s  best {self.best:>4}/{self.deals:<4} mean loss {self.mean_loss:6.1f}"
+            f"  max {self.max_loss:>4}  exact {self.exact:>4}  by estimates {self.by_estimates:>4}"
+            f"  median {self.median_ms:7.1f} ms"
+        )
+
+
+def measure(key: str, n: int, limits: list[float]) -> list[Row]:
+    """The rows of one set: `n` deals, a hint at each of `limits` (seconds)."""
+    from solver import Engine, analyse, hint
+    from solver.analysis import as_position, preference
+
+    chosen = deals(key, n)
+    engine = Engine(table_megabytes(chosen[0], None))
+    exact = []
+    for deal in chosen:
+        engine.clear()
+        result = analyse(deal, engine=engine)
+        exact.append({m.move: m.value for m in result.moves})
+    rows = []
+    for limit in limits:
+        losses, times, solved, guessed = [], [], 0, 0
+        for deal, values in zip(chosen, exact):
+            position = as_position(deal)
+            engine.clear()
+            found = hint(position, time_limit=limit, engine=engine)
+            best = max(preference(position, v) for v in values.values() if v is not None)
+            named = values[found.best[0]]
+            assert named is not None  # an analysis without limits values every move
+            losses.append(best - preference(position, named))
+            times.append(found.time_ms)
+            solved += found.exact
+            guessed += found.value is None
+        rows.append(
+            Row(key, limit, len(chosen), sum(loss == 0 for loss in losses), statistics.mean(losses), max(losses),
+                solved, guessed, statistics.median(times))
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hint_quality", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["jass"])
+    parser.add_argument("--deals", type=positive, default=60)
+    parser.add_argument("--limits", nargs="+", type=seconds, default=[0.02, 0.05, 0.1], metavar="S")
+    args = parser.parse_args(argv)
+    for key in args.games:
+        for row in measure(key, args.deals, args.limits):
+            print(row.line(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
