@@ -271,6 +271,7 @@ def _engine(tt_megabytes: int) -> Any:
 
 def analyse(
     position: PositionLike,
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -488,12 +489,13 @@ def _first_points(pos: BesiguePosition, outcome: Any) -> Any:
 
 def hint(
     position: PositionLike,
+    *,
+    objective: str | None = None,
     time_limit: float | None = None,
+    node_limit: int | None = None,
     tt_megabytes: int | None = None,
     engine: EngineLike = None,
-    node_limit: int | None = None,
     estimates: bool = True,
-    objective: str | None = None,
 ) -> Hint:
     """The best move(s) and the value of `position` (for `objective`, if given: as in
     `analyse`), without valuing the other moves.

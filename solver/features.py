@@ -160,6 +160,7 @@ def start_of_deal(position: AnyPosition) -> AnyPosition:
 
 def analyse_play(
     position: PositionLike,
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -358,6 +359,7 @@ class TrumpTable:
 
 def trump_table(
     deal: PositionLike,
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -589,6 +591,7 @@ class Verdict:
 def verify_puzzle(
     position: PositionLike,
     claim: Claim | Mapping[str, Any],
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,

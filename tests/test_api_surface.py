@@ -284,3 +284,20 @@ def test_trump_table_names_its_deal_argument_when_it_is_not_a_position() -> None
     with pytest.raises(PositionError) as info:
         analyse(5)  # type: ignore[arg-type]
     assert info.value.field == "position"
+
+
+def test_the_calls_take_their_options_as_keywords_in_one_order() -> None:
+    """`hint(position, 0.05)` was a time limit, `analyse(position, "raw")` an objective:
+    the two orders differed.  Every option is now a keyword, as in the client."""
+    import inspect
+
+    from solver import analyse, analyse_play, hint, trump_table, verify_puzzle
+
+    common = ["objective", "time_limit", "node_limit", "tt_megabytes", "engine"]
+    for call, required in ((analyse, 1), (hint, 1), (analyse_play, 1), (trump_table, 1), (verify_puzzle, 2)):
+        parameters = list(inspect.signature(call).parameters.values())
+        assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in parameters[:required]), call.__name__
+        assert all(p.kind is p.KEYWORD_ONLY for p in parameters[required:]), call.__name__
+        assert [p.name for p in parameters if p.name in common] == common, call.__name__
+    with pytest.raises(TypeError):
+        hint(LATE, 0.05)  # type: ignore[misc]
