@@ -402,8 +402,8 @@ GUIDE_OBJECTIVES = {"score": "raw", "pomme": "points", "all_tricks": "points"}
 
 
 def _guide(pos: Position) -> Position:
-    """The position whose estimates choose a hint's move when nothing is solved: `pos`
-    itself where its objective's values add up, else `pos` for `GUIDE_OBJECTIVES`."""
+    """The position whose estimates choose a hint's move: `pos` itself where its
+    objective's values add up, else `pos` with the objective `GUIDE_OBJECTIVES` gives."""
     from .compile import SETTLE_ADDITIVE, build_spec
 
     spec = build_spec(pos)
@@ -453,6 +453,7 @@ class _Favourite:
 
 
 def _favourite(pos: Position, deadline: float | None, most_tricks: int | None = None) -> _Favourite | None:
+    """The best move by `_estimates` of `_guide(pos)`; None if there are none."""
     guide = _guide(pos)
     found, searched = _estimates(guide, deadline, most_tricks)
     guesses = [(m, v) for m, v in (found or {}).items() if v is not None]
@@ -522,29 +523,29 @@ def hint(
     require_a_move(pos, "suggest")
     started = time.perf_counter()
     guessing = estimates and bool(time_limit or node_limit)
-    # estimates within the time limit, which keeps a share for them; under a node
-    # limit only a trick ahead, once the search has solved nothing
-    timed_guess = guessing and bool(time_limit) and not node_limit
+    # estimates within a time limit alone, in a share of it; under a node limit only
+    # a trick ahead, once the search has solved nothing
+    guess_time = time_limit if guessing and not node_limit else None
     if isinstance(pos, BesiguePosition):
         size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
         outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=False, started=started)
     elif has_transform(pos):
         # several engine values map to one objective value: value every move
-        search_time = time_limit * (1 - ESTIMATE_SHARE) if timed_guess and time_limit else time_limit
+        search_time = guess_time * (1 - ESTIMATE_SHARE) if guess_time else time_limit
         result = analyse(pos, time_limit=time_left(search_time, started), node_limit=node_limit,
                          tt_megabytes=tt_megabytes, engine=engine)
         if result.best or not guessing or result.limit in (None, "cancelled"):
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
-        until = started + time_limit if timed_guess and time_limit else None
+        until = started + guess_time if guess_time else None
         return _guessed(_favourite(pos, until), result.nodes, result.limit, started)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         favourite = None
-        if timed_guess and time_limit and len(pos.legal_moves()) > 1:
+        if guess_time and len(pos.legal_moves()) > 1:
             # the estimates first, a few tricks ahead, and their favourite searched first:
             # solved, it is the hint unless a move beats it; if nothing is, it is named
             # (on 60 complete Jass deals at 0.1 s, a mean loss of 7 points, not 17)
-            favourite = _favourite(pos, started + ESTIMATE_SHARE * time_limit, FAVOURITE_TRICKS)
+            favourite = _favourite(pos, started + ESTIMATE_SHARE * guess_time, FAVOURITE_TRICKS)
         outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,
                         first_move=favourite.move if favourite else None)
         if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
