@@ -77,6 +77,7 @@ log = logging.getLogger("plis.service")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Solver"].full_name  # plis.v1.Solver
 ERROR_DOMAIN = "plis"
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
+LEAST_HINT_TIME = 1e-6  # seconds: a hint that only names its estimates' move
 FIRST_SLICE = 0.05  # seconds; a cancel stops the search at once, not at the end of its slice
 MAX_SLICE = 1.0
 # a request with a time limit gets its answer this long before the call's deadline (at
@@ -366,9 +367,17 @@ class Guard:
             )
 
         # not exact: stopped by time, unless the node limit was spent
-        return self.run(
+        answer = self.run(
             search, time_limit, node_limit, timed_out=lambda answer: not answer.exact and answer.nodes < (node_limit or math.inf)
         )
+        if not answer.best and answer.limit in ("time", "nodes"):
+            # a slice without estimates ended past the limit (it waited for the GIL): a
+            # move all the same, by the estimates a trick or so ahead, as the library's
+            started = time.monotonic()
+            named = self._search(engine, lambda: hint(position, time_limit=LEAST_HINT_TIME, engine=engine))
+            answer = replace(named, nodes=answer.nodes + named.nodes,
+                             time_ms=answer.time_ms + (time.monotonic() - started) * 1000.0)
+        return answer
 
 
 # --- the service ---------------------------------------------------------------------------

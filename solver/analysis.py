@@ -431,7 +431,8 @@ def _estimates(
         left = 0.0 if deadline is None else deadline - time.perf_counter()
         if horizon > 1 and left <= 0:
             break
-        found, searched = estimate_search(pos, engine, horizon, time_limit=max(left, 0.01) if deadline else None)
+        # the first, a trick ahead, without a limit: it names a move whatever the time
+        found, searched = estimate_search(pos, engine, horizon, time_limit=left if horizon > 1 else None)
         nodes += searched
         if found is None:
             return None, nodes
@@ -540,12 +541,15 @@ def hint(
         return _guessed(_favourite(pos, until), result.nodes, result.limit, started)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
+        cancels = eng.cancels  # a cancel() while the estimates run is not the search's
         favourite = None
         if guess_time and len(pos.legal_moves()) > 1:
             # the estimates first, a few tricks ahead, and their favourite searched first:
             # solved, it is the hint unless a move beats it; if nothing is, it is named
             # (on 60 complete Jass deals at 0.1 s, a mean loss of 7 points, not 17)
             favourite = _favourite(pos, started + ESTIMATE_SHARE * guess_time, FAVOURITE_TRICKS)
+            if eng.cancels != cancels:
+                return _guessed(None, favourite.nodes if favourite else 0, "cancelled", started)
         outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,
                         first_move=favourite.move if favourite else None)
         if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
@@ -558,7 +562,7 @@ def hint(
         solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
         if solved:
             return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed, limit=outcome.limit)
-        if outcome.estimates:  # Bésigue's, a phase-1 trick or more ahead
+        if outcome.estimates and guessing:  # Bésigue's, a phase-1 trick or more ahead
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
             return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1], limit=outcome.limit)
