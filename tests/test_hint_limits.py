@@ -269,7 +269,7 @@ class Recorded:
 
 
 def test_the_estimates_after_the_first_stop_at_their_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A hint limited to 40 ms keeps 8 ms for its estimates first.  Only the first, a
+    """A hint limited to 40 ms keeps 20 ms for its estimates first.  Only the first, a
     trick ahead, may run past that (so that a move is named); a deeper one given 10 ms
     when 7 were left made hints limited to 5 ms take 10 (complete Jass deals)."""
     recorded = Recorded()
@@ -282,7 +282,7 @@ def test_the_estimates_after_the_first_stop_at_their_deadline(monkeypatch: pytes
     deeper = [(at, given) for horizon, at, given in recorded.calls if horizon > 1]
     assert deeper  # the second horizon is always tried: the first left time for it
     for at, given in deeper:
-        assert given is not None and at + given <= started + analysis_module.ESTIMATE_SHARE * limit + 1e-4
+        assert given is not None and at + given <= started + analysis_module.FAVOURITE_SHARE * limit + 1e-4
 
 
 def test_a_cancel_while_the_estimates_run_stops_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
