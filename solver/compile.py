@@ -303,14 +303,14 @@ def estimate(pos: Position, engine: Any, horizon: int, time_limit: float | None 
 
 
 def estimate_search(
-    pos: Position, engine: Any, horizon: int, time_limit: float | None = None, node_limit: int = 0
+    pos: Position, engine: Any, horizon: int, time_limit: float | None = None
 ) -> tuple[dict[Card, Value | None] | None, int]:
-    """`estimate`, within a node limit too (0: none), and the nodes it searched."""
+    """`estimate`, and the nodes it searched."""
     spec = build_spec(pos)
     if spec["settle"] != SETTLE_ADDITIVE or spec["plan"]:
         return None, 0
     card_of = {b: c for c, b in spec.pop("_bits").items()}
-    raw = engine.solve(spec, time_limit or 0.0, node_limit, True, False, horizon)
+    raw = engine.solve(spec, time_limit or 0.0, 0, True, False, horizon)
     convert = _converter(pos)
     return {card_of[b]: (convert(v) if v is not None else None) for b, v in raw["values"].items()}, raw["nodes"]
 

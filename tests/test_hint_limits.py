@@ -263,9 +263,9 @@ class Recorded:
         self.calls: list[tuple[int, float, float | None]] = []
         self.real = compile_module.estimate_search
 
-    def __call__(self, pos: Any, engine: Any, horizon: int, time_limit: float | None = None, node_limit: int = 0) -> Any:
+    def __call__(self, pos: Any, engine: Any, horizon: int, time_limit: float | None = None) -> Any:
         self.calls.append((horizon, time.perf_counter(), time_limit))
-        return self.real(pos, engine, horizon, time_limit, node_limit)
+        return self.real(pos, engine, horizon, time_limit)
 
 
 def test_the_estimates_after_the_first_stop_at_their_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
