@@ -13,8 +13,9 @@
   That bounds the table memory of the whole server.
 - Deadlines: a search gets the call's remaining time as its time limit and the
   call ends with DEADLINE_EXCEEDED when it runs out.  Cancellation: a search runs
-  in slices (growing to at most `MAX_SLICE` seconds; the table keeps what a slice
-  solved, so the next slice goes on from there; with a node limit, in one piece,
+  in slices (growing to at most `MAX_SLICE` seconds, the last taking what is left
+  when that is less than two; the table keeps what a slice solved, so the next
+  slice goes on from there; with a node limit, in one piece,
   so that its answer is the library's) and stops between slices once
   its call is cancelled; the search running is also stopped at once, inside its
   slice, and so is one about to start (Engine.cancel, BesigueEngine.cancel, with
@@ -314,6 +315,8 @@ class Guard:
             ends = [end for end in (own_end, self.deadline) if end is not None]
             stop_at = min(ends) if ends else None
             length = None if node_limit else slice_length
+            if length is not None and stop_at is not None and stop_at - now < 2 * length:
+                length = None  # the rest in one slice: a shorter last one would search little
             this = length if stop_at is None else max(1e-6, min(length or math.inf, stop_at - now))
             budget = max(1, node_limit - nodes) if node_limit else None
             answer = search(this, budget)

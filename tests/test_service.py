@@ -1358,3 +1358,30 @@ def test_an_error_echoing_a_long_value_stays_invalid_argument(server: Background
     with pytest.raises(CardError) as card:  # the client does not check a claim's moves
         client.verify_puzzle(EXAMPLE, {"best": ["S" * 20_000]})
     assert card.value.field == "claim.best[0]"
+
+
+def test_a_short_time_limited_hint_is_one_search_with_its_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tail shorter than a slice was a slice of its own: an 80 ms hint searched 50 ms
+    in the engine's order without estimates, then 30 ms with them (its favourite first
+    for what the estimates left).  Less than two slices left now go in one."""
+    import service.server as server_module
+
+    from .test_engine import full_deal
+
+    calls: list[tuple[float, bool]] = []
+    real = server_module.hint
+
+    def recording(position: Any, **kwargs: Any) -> Any:
+        calls.append((kwargs["time_limit"], kwargs["estimates"]))
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(server_module, "hint", recording)
+    guard = server_module.Guard(None, 8)
+    deal = full_deal("jass", 2, trump="C")  # the hint takes 16M nodes, some 1.6 s
+    found = guard.hint(deal, time_limit=0.08)
+    assert found.best and len(calls) == 1, calls
+    assert calls[0][1] and calls[0][0] == pytest.approx(0.08, abs=0.01)
+    calls.clear()
+    guard.hint(deal, time_limit=0.4)  # 50, 100, then the last 250 ms
+    assert [estimates for _, estimates in calls] == [False, False, True], calls
+    assert calls[-1][0] == pytest.approx(0.25, abs=0.03)
