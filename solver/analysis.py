@@ -120,6 +120,7 @@ class Hint:
     limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
     # the objective `estimate` is in, where not the hint's own (a guide: `raw`, `points`)
     estimate_objective: str | None = None
+    estimate_tricks: int | None = None  # how many tricks ahead `estimate` looked (Bésigue: phase-1 tricks)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
@@ -128,6 +129,8 @@ class Hint:
             data["estimate"] = self.estimate
         if self.estimate_objective is not None:
             data["estimate_objective"] = self.estimate_objective
+        if self.estimate_tricks is not None:
+            data["estimate_tricks"] = self.estimate_tricks
         if self.limit is not None:
             data["limit"] = self.limit
         return data
@@ -419,11 +422,11 @@ def _guide(pos: Position) -> Position:
 
 def _estimates(
     pos: Position, deadline: float | None, most_tricks: int | None = None
-) -> tuple[dict[Any, Value | None] | None, int]:
+) -> tuple[dict[Any, Value | None] | None, int, int]:
     """Estimates deepened a trick at a time until `deadline` (the first always, so that
     a move is named; it takes a fraction of a millisecond; None: only the first), and
     `most_tricks` ahead at most: the deepest complete set, None if the objective has
-    none, and the nodes searched."""
+    none, the nodes searched, and how many tricks ahead the set looked."""
     from ._engine import Engine
     from .compile import estimate_search
 
@@ -431,7 +434,7 @@ def _estimates(
     if engine is None:
         engine = _local.estimate_engine = Engine(1)  # its own table: estimates are not values
     deepest = None
-    nodes = 0
+    nodes = depth = 0
     for horizon in range(1, min(pos.tricks_left, most_tricks or pos.tricks_left) + 1):
         left = 0.0 if deadline is None else deadline - time.perf_counter()
         if horizon > 1 and left <= 0:
@@ -440,11 +443,11 @@ def _estimates(
         found, searched = estimate_search(pos, engine, horizon, time_limit=left if horizon > 1 else None)
         nodes += searched
         if found is None:
-            return None, nodes
+            return None, nodes, 0
         if any(v is None for v in found.values()):
             break
-        deepest = found
-    return deepest, nodes
+        deepest, depth = found, horizon
+    return deepest, nodes, depth
 
 
 @dataclass(frozen=True)
@@ -456,12 +459,13 @@ class _Favourite:
     estimate: int
     objective: str | None
     nodes: int
+    tricks: int  # how many tricks ahead
 
 
 def _favourite(pos: Position, deadline: float | None, most_tricks: int | None = None) -> _Favourite | None:
     """The best move by `_estimates` of `_guide(pos)`; None if there are none."""
     guide = _guide(pos)
-    found, searched = _estimates(guide, deadline, most_tricks)
+    found, searched, depth = _estimates(guide, deadline, most_tricks)
     guesses = [(m, v) for m, v in (found or {}).items() if v is not None]
     if not guesses:
         return None
@@ -470,7 +474,7 @@ def _favourite(pos: Position, deadline: float | None, most_tricks: int | None = 
     else:
         guesses.sort(key=lambda mv: (-preference(guide, mv[1]), move_key(pos, mv[0])))
     move, value = guesses[0]
-    return _Favourite(move, int(value), None if guide is pos else guide.objective, searched)
+    return _Favourite(move, int(value), None if guide is pos else guide.objective, searched, depth)
 
 
 def _guessed(favourite: _Favourite | None, nodes: int, limit: str | None, started: float) -> Hint:
@@ -479,7 +483,7 @@ def _guessed(favourite: _Favourite | None, nodes: int, limit: str | None, starte
     if favourite is None:
         return Hint((), None, False, nodes, elapsed, limit=limit)
     return Hint((str(favourite.move),), None, False, nodes + favourite.nodes, elapsed, estimate=favourite.estimate,
-                limit=limit, estimate_objective=favourite.objective)
+                limit=limit, estimate_objective=favourite.objective, estimate_tricks=favourite.tricks)
 
 
 def _first_points(pos: BesiguePosition, outcome: Any) -> Any:
@@ -570,7 +574,8 @@ def hint(
         if outcome.estimates and guessing:  # Bésigue's, a phase-1 trick or more ahead
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
-            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1], limit=outcome.limit)
+            return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1],
+                        limit=outcome.limit, estimate_tricks=outcome.estimate_tricks)
         if isinstance(pos, BesiguePosition) and guessing and outcome.limit != "cancelled":
             return Hint((str(_first_points(pos, outcome)),), None, False, outcome.nodes, elapsed, limit=outcome.limit)
         return Hint((), None, False, outcome.nodes, elapsed, limit=outcome.limit)

@@ -752,7 +752,9 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     status = "" if found.exact else "  (not exact: a limit stopped the search before any move was solved)"
     if found.estimate is not None:  # nothing solved in time: the move chosen by estimates
         of = f" as {found.estimate_objective}" if found.estimate_objective else ""
-        status = f"  (not exact: a limit stopped the search; estimated {found.estimate}{of})"
+        tricks = found.estimate_tricks
+        ahead = f", {tricks} trick{'s' if tricks != 1 else ''} ahead" if tricks else ""
+        status = f"  (not exact: a limit stopped the search; estimated {found.estimate}{of}{ahead})"
     elif not found.exact and found.best and found.value is None:  # Bésigue near its end
         status = "  (not exact: a limit stopped the search; the move that scores the most at once)"
     elif not found.exact and found.best:

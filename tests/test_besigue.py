@@ -326,7 +326,7 @@ def test_a_hint_names_a_move_when_its_limit_is_spent_before_the_search() -> None
         found = hint(deal, time_limit=1e-9, engine=BesigueEngine(1))
         assert not found.exact and found.limit == "time" and found.value is None
         assert len(found.best) == 1 and found.best[0] in {str(m) for m in deal.legal_moves()}
-        assert found.estimate is not None
+        assert found.estimate is not None and found.estimate_tricks == 1  # the first look, a phase-1 trick ahead
 
 
 def test_a_hint_with_two_talon_cards_names_the_move_that_scores_most_at_once() -> None:

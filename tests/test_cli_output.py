@@ -115,9 +115,11 @@ def test_a_limited_hint_says_its_value_is_a_bound() -> None:
     )
     text = pretty_hint(Position.from_dict(JASS), Hint((), None, False, 10, 1.0, limit="nodes"))
     assert "play ?: value ?  (not exact: a limit stopped the search before any move was solved)" in text
-    guessed = Hint(("HJ",), None, False, 10, 1.0, estimate=46, limit="nodes", estimate_objective="raw")
+    guessed = Hint(("HJ",), None, False, 10, 1.0, estimate=46, limit="nodes", estimate_objective="raw", estimate_tricks=1)
     text = pretty_hint(Position.from_dict(JASS), guessed)
-    assert "  play HJ: value ?  (not exact: a limit stopped the search; estimated 46 as raw)" in text.splitlines()
+    assert "  play HJ: value ?  (not exact: a limit stopped the search; estimated 46 as raw, 1 trick ahead)" in text.splitlines()
+    text = pretty_hint(Position.from_dict(JASS), Hint(("HJ",), None, False, 10, 1.0, estimate=46, estimate_tricks=3))
+    assert "  play HJ: value ?  (not exact: a limit stopped the search; estimated 46, 3 tricks ahead)" in text.splitlines()
     text = pretty_hint(Position.from_dict(JASS), Hint(("HJ",), None, False, 10, 1.0, limit="time"))  # Bésigue's kind
     assert "play HJ: value ?  (not exact: a limit stopped the search; the move that scores the most at once)" in text
 

@@ -1309,6 +1309,7 @@ def test_a_node_limited_hint_is_the_librarys(client: Client) -> None:
     remote = client.hint(nat, node_limit=1)
     assert local.estimate_objective == "raw" and len(local.best) == 1
     assert (remote.best, remote.estimate, remote.estimate_objective) == (local.best, local.estimate, "raw")
+    assert remote.estimate_tricks == local.estimate_tricks == 1  # a trick ahead: a node limit
 
 
 def test_a_node_limit_past_one_slice_gives_the_librarys_answer() -> None:
