@@ -7,6 +7,7 @@ import random
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from solver._besigue import BesigueEngine
 from solver.besigue import BesiguePosition, reference_values
 from solver.besigue_solve import future_reach, solve_besigue
 from solver.errors import CardError, IllegalMoveError, OptionError, PositionError
-from tests.besigue_random import random_deal, random_move, random_position, small_position
+from tests.besigue_random import play_until, random_deal, random_move, random_position, small_position
 
 # (hand size, talon cards left, where to stop): small positions (the rules do not depend
 # on hand sizes) reach the talon's end, declarations and phase 2 within the reference's reach
@@ -376,3 +377,32 @@ def test_marks_that_name_no_copy_held_are_errors_not_dropped(move: str, error: t
     with pytest.raises(error, match=re.escape(message)):
         position.play(move)
     assert position.play("SQ").played == position.play("sq[BESIGUE]").played == ("SQ[besigue]",)
+
+
+def test_a_limited_search_tries_the_estimates_favourite_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After its look-ahead passes, the exact pass searches the moves in the order of
+    the deepest pass's estimates, best first (it went in the moves' legal order): a
+    search stopped after one move has solved the likeliest best."""
+    import solver.besigue_solve as besigue_solve
+
+    calls: list[tuple[int, list[str], dict]] = []
+    real = besigue_solve._value_moves
+
+    def recorded(engine: Any, budget: Any, children: dict, now: dict, sign: int, all_moves: bool, horizon: int) -> Any:
+        found = real(engine, budget, children, now, sign, all_moves, horizon)
+        calls.append((horizon, list(children), found))
+        return found
+
+    monkeypatch.setattr(besigue_solve, "_value_moves", recorded)
+    rng = random.Random(38)
+    reordered = 0
+    for _ in range(6):
+        position = play_until(rng, random_deal(rng), 8)
+        calls.clear()
+        besigue_solve.solve_besigue(position, BesigueEngine(8), time_limit=60.0)
+        passes = [(order, found) for horizon, order, found in calls if horizon > 0]
+        exact_order = [order for horizon, order, _ in calls if horizon == 0][0]
+        deepest = passes[-1][1]
+        assert [deepest[m] for m in exact_order] == sorted(deepest.values(), reverse=True)
+        reordered += exact_order != passes[-1][0]
+    assert reordered  # the legal order was not already the estimates'
