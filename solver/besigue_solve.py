@@ -143,8 +143,11 @@ def solve_besigue(
         # the exact search tries the moves the estimates rank best first: stopped, the
         # move it names is then more often a good one (talon 10, 20 deals, 1 s: a mean
         # loss of 4 points against 8; BENCHMARKS.md)
-        ranked = sorted(children, key=lambda m: -(estimates.get(m) if estimates.get(m) is not None else -WIDE))
-        children = {m: children[m] for m in ranked}
+        def rank(move: Any) -> int:
+            estimate = estimates.get(move)
+            return -estimate if estimate is not None else WIDE
+
+        children = {m: children[m] for m in sorted(children, key=rank)}
     values = _value_moves(engine, budget, children, now, sign, all_moves, 0)
     best = max((v for v in values.values() if v is not None), default=None)
     bounds = {}
