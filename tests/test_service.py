@@ -900,12 +900,12 @@ def test_calls_still_running_at_shutdown_end_unavailable_and_quietly(caplog: pyt
     caller.start()
     time.sleep(0.5)  # the search is running
     started = time.monotonic()
-    background.stop(grace=0.5)
+    background.stop(grace=1.0)  # the searches stop 0.25 s before its end: time to answer, even under load
     stopped_in = time.monotonic() - started
     caller.join(10)
     assert len(errors) == 1 and errors[0].code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
     assert "shutting down" in errors[0].details()  # type: ignore[attr-defined]
-    assert stopped_in < 1.5
+    assert stopped_in < 2.0
     gc.collect()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
