@@ -458,11 +458,12 @@ class SolverServicer(pb_grpc.SolverServicer):
     # -- plumbing
     def _guard(self, context: grpc.aio.ServicerContext) -> Guard:
         remaining = context.time_remaining()
-        # the searches stop a little before the call's deadline, so that DEADLINE_EXCEEDED
-        # is this server's status, sent before gRPC ends the call itself (sent after it,
-        # under load, gRPC logged an ExecuteBatchError)
-        margin = min(DEADLINE_MARGIN, remaining / 5) if remaining is not None else 0.0
-        deadline = time.monotonic() + remaining - margin if remaining is not None else None
+        deadline = None
+        if remaining is not None:
+            # the searches stop a little before the call's deadline, so that
+            # DEADLINE_EXCEEDED is this server's status, sent before gRPC ends the call
+            # itself (sent after it, under load, gRPC logged an ExecuteBatchError)
+            deadline = time.monotonic() + remaining - min(DEADLINE_MARGIN, remaining / 5)
         return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes, self.engines)
 
     async def _admit(self, context: grpc.aio.ServicerContext) -> Guard:

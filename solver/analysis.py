@@ -366,6 +366,20 @@ def named_moves(pos: AnyPosition, tokens: Iterable[Any], field: str) -> list[Any
 LEAST_SEARCH_TIME = 1e-6
 
 
+class CancelWatch:
+    """Whether the engine's `cancel()` was called since the watch began: a call of
+    several searches (an analysis of a deal's positions, a hint's estimates before
+    its search) then searches no further (a cancel between two searches would
+    otherwise be lost, as each search starts afresh)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.start = getattr(engine, "cancels", None)
+
+    def __call__(self) -> bool:
+        return self.start is not None and self.engine.cancels != self.start
+
+
 def time_left(time_limit: float | None, started: float) -> float | None:
     """What is left of a call's `time_limit` (seconds, None: no limit) for its search,
     the call having started at `started` (time.perf_counter).  The limit bounds the
@@ -550,14 +564,14 @@ def hint(
         return _guessed(_favourite(pos, until), result.nodes, result.limit, started)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
-        cancels = eng.cancels  # a cancel() while the estimates run is not the search's
+        cancelled = CancelWatch(eng)  # a cancel() while the estimates run is not the search's
         favourite = None
         if guess_time and len(pos.legal_moves()) > 1:
             # the estimates first, a few tricks ahead, and their favourite searched first:
             # solved, it is the hint unless a move beats it; if nothing is, it is named
             # (on 60 complete Jass deals at 0.1 s, a mean loss of 7 points, not 17)
             favourite = _favourite(pos, started + FAVOURITE_SHARE * guess_time, FAVOURITE_TRICKS)
-            if eng.cancels != cancels:
+            if cancelled():
                 return _guessed(None, favourite.nodes if favourite else 0, "cancelled", started)
         outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,
                         first_move=favourite.move if favourite else None)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis import (
+    CancelWatch,
     EngineLike,
     MoveValue,
     Result,
@@ -67,19 +68,6 @@ def check_solve(solve: Any) -> None:
     else the first search would fail with a TypeError, after the others' work."""
     if solve is not None and not callable(solve):
         raise OptionError("solve", f"must be a function called as solver.analyse is (or None), got {type(solve).__name__}")
-
-
-class _CancelWatch:
-    """Whether the engine's `cancel()` was called since the analysis began: an analysis
-    of several searches then searches no further (a cancel between two searches would
-    otherwise be lost, as each search starts afresh)."""
-
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.start = getattr(engine, "cancels", None)
-
-    def __call__(self) -> bool:
-        return self.start is not None and self.engine.cancels != self.start
 
 
 # --- play analysis ------------------------------------------------------------------
@@ -181,7 +169,7 @@ def analyse_play(
     check_first(first, pos)
     check_solve(solve)
     eng = engine_for(current, engine, tt_megabytes)
-    cancelled = _CancelWatch(eng)
+    cancelled = CancelWatch(eng)
     cards: list[PlayedCard] = []
     nodes, time_ms, exact = 0, 0.0, True
     places = written_places(pos)
@@ -418,7 +406,7 @@ def trump_table(
         ))
     else:
         eng = engine_for(base, engine, tt_megabytes)
-        cancelled = _CancelWatch(eng)
+        cancelled = CancelWatch(eng)
         results = [None if cancelled() else _search(solve, pos, eng, time_limit, node_limit, ()) for _, _, pos in contracts]
     entries: list[TrumpEntry] = []
     for (trump, side, _), result in zip(contracts, results):
