@@ -12,6 +12,10 @@ cdef enum:
     MAX_SEGMENTS = 16
     MAX_PIECES = 24
     INF = 30000
+    LEAF_FEATURES = 8            # solver/leaf.py's FEATURES
+    MAX_LEAF_ROWS = 16           # tricks left 0 to 15
+    LEAF_SCALE = 64              # solver/leaf_weights.py's
+    LEAF_CHUNKS = 10             # a card set's points are summed six bits at a time (2 per group)
 
 # play rules (solver/games/base.py has the same numbers)
 cdef enum:
@@ -49,6 +53,9 @@ cdef struct Tables:
     int last_trick_bonus
     int sweep_bonus
     int total_tricks
+    int leaf_rows                # an estimate's leaf: rows of leaf_weights, per tricks left (0: the rest shared evenly)
+    int leaf_weights[MAX_LEAF_ROWS][LEAF_FEATURES]  # solver/leaf.py's weights, in 1/LEAF_SCALE
+    int16_t chunk_points[LEAF_CHUNKS][64]  # the points of each set of six bits' cards (held_points)
     int roem                     # Klaverjas roem on
     int8_t roem_suit[MAX_BITS]
     int8_t roem_place[MAX_BITS]

@@ -84,6 +84,7 @@ cdef struct Ctx:
     int64_t shape_hits           # statistics for benchmarks
     int64_t shape_cuts
     int horizon_stop             # an estimate: trick boundaries with this many tricks left or fewer are leaves (0: none)
+    int leaf_model               # an estimate's leaves guess the rest by Tables.leaf_weights (else shared evenly)
 
 
 # the compiler's and the system's (gcc, clang or MSVC): solver/native.h
@@ -1470,12 +1471,68 @@ cdef int endgame(Ctx* c, int alpha, int beta) noexcept nogil:
     return best
 
 
+cdef inline int held_points(Tables* t, uint64_t cards) noexcept nogil:
+    """The card points of `cards`, six bits at a time (a leaf counts them often)."""
+    cdef int i, total = 0
+    for i in range(LEAF_CHUNKS):
+        total += t.chunk_points[i][(cards >> (6 * i)) & 63]
+    return total
+
+
+cdef inline int group_points(Tables* t, int g, uint64_t cards) noexcept nogil:
+    """The card points of `cards` in group `g` (its twelve bits are two chunks)."""
+    return t.chunk_points[2 * g][(cards >> (GROUP_WIDTH * g)) & 63] + t.chunk_points[2 * g + 1][(cards >> (GROUP_WIDTH * g + 6)) & 63]
+
+
+cdef inline int side_sign(Tables* t, int seat) noexcept nogil:
+    return 1 if t.side_of[seat] == t.max_side else -1
+
+
+cdef int leaf_rest(Ctx* c) noexcept nogil:
+    """solver/leaf.py's `rest_guess` for the analysed side (two sides, a trick
+    boundary): how many of the points still to come it takes more than the other
+    side, by a linear function of who holds the points, the trumps and each group's
+    highest card left, who leads and who can still sweep."""
+    cdef Tables* t = c.t
+    cdef State* s = &c.s
+    cdef int* w = t.leaf_weights[s.tricks_left]
+    cdef int q, g, b, sign, reach, total
+    cdef uint64_t ours = 0, trumps, cards
+    for q in range(t.n_players):
+        if t.side_of[q] == t.max_side:
+            ours |= s.hands[q]
+    # held points and trumps: the side's less the other's (all of them less twice the side's)
+    total = w[0] * (2 * held_points(t, ours) - s.points_left)
+    if t.trump_group >= 0:
+        trumps = s.in_hands & t.group_mask[t.trump_group]
+        total += w[1] * (2 * popcount(ours & trumps) - popcount(trumps))
+        total += w[2] * (2 * group_points(t, t.trump_group, ours) - group_points(t, t.trump_group, s.in_hands))
+    for g in range(MAX_GROUPS):
+        cards = s.in_hands & t.group_mask[g]
+        if cards:
+            b = highest_bit(cards)  # the group's master: nothing left beats it in its group
+            sign = side_sign(t, t.owner[b])
+            if g == t.trump_group:
+                total += w[5] * sign
+            else:
+                total += w[3] * sign + w[4] * sign * t.points[b]
+    total += w[6] * side_sign(t, s.leader)
+    total += w[7] * t.sweep_bonus * ((s.tricks[1 - t.max_side] == 0) - (s.tricks[t.max_side] == 0))
+    # toward zero, as leaf.py: operands kept non-negative, so C's and Python's agree
+    total = total // LEAF_SCALE if total >= 0 else -((-total) // LEAF_SCALE)
+    reach = available(t, s)  # the points, trick bonuses and sweep still to take
+    return min(reach, max(-reach, total))
+
+
 cdef int horizon_value(Ctx* c) noexcept nogil:
-    """An estimate's leaf: the score so far, and the points still to come shared out
-    evenly among the seats (additive values only)."""
+    """An estimate's leaf: the score so far, and the points still to come guessed
+    (`leaf_rest`, where the game has weights) or shared out evenly among the seats
+    (additive values only)."""
     cdef Tables* t = c.t
     cdef int i, seat, v = additive_value(t, &c.s)
     cdef int rest = c.s.points_left + t.per_trick_bonus * c.s.tricks_left + t.last_trick_bonus
+    if c.leaf_model and c.s.tricks_left < t.leaf_rows:
+        return v + leaf_rest(c)  # two sides, weights 1 and -1
     for seat in range(t.n_players):
         # rest is never negative: divided first, C's and Python's division agree (a
         # PLIS_DEBUG build divides as Python does, rounding a negative share down)
@@ -2396,6 +2453,7 @@ cdef class Engine:
             c.generation = self.generation
             if c.s.tricks_left > horizon:
                 c.horizon_stop = c.s.tricks_left - horizon
+            c.leaf_model = 1  # not in order_root_moves' look a trick ahead: measured apart
         with nogil:
             maximising = c.t.side_of[(c.s.leader + c.s.trick_len) % c.t.n_players] == c.t.max_side
             legal = legal_moves(&c)
@@ -2539,7 +2597,7 @@ cdef class Engine:
     cdef void _load(self, dict spec) except *:
         """Fill the tables; keep the transposition table if nothing it relies on changed."""
         cdef Tables* t = &self.tables
-        cdef int i
+        cdef int i, j
         # the tables' arrays hold MAX_SEATS seats: a spec made by hand must not pass them
         if not 1 <= spec["n_players"] <= MAX_SEATS or not 1 <= spec["n_sides"] <= MAX_SEATS:
             raise ValueError(f"engine: at most {MAX_SEATS} seats and sides")
@@ -2586,6 +2644,19 @@ cdef class Engine:
         t.last_trick_bonus = spec["last_trick_bonus"]
         t.sweep_bonus = spec["sweep_bonus"]
         t.total_tricks = spec["total_tricks"]
+        # an estimate's leaf, per tricks left (solver/leaf.py); two sides only
+        rows = spec.get("leaf_weights") or ()
+        if len(rows) > MAX_LEAF_ROWS or (rows and t.n_sides != 2):
+            raise ValueError(f"engine: leaf weights for at most {MAX_LEAF_ROWS} tricks, and two sides")
+        t.leaf_rows = len(rows)
+        for i in range(LEAF_CHUNKS):
+            for j in range(64):
+                t.chunk_points[i][j] = sum(spec["points"].get(6 * i + k, 0) for k in range(6) if j >> k & 1)
+        for i, row in enumerate(rows):
+            if len(row) != LEAF_FEATURES:
+                raise ValueError(f"engine: leaf weights of {LEAF_FEATURES} features")
+            for j in range(LEAF_FEATURES):
+                t.leaf_weights[i][j] = row[j]
         t.roem = spec["roem"]
         t.merge_equivalent = spec.get("merge_equivalent", 1)
         t.prune_dominated = spec.get("prune_dominated", 1)

@@ -17,6 +17,7 @@ from .cards import RANKS, Card
 from .games.base import Rules
 from .games.jass import Putz
 from .games.klaverjas import FOUR_OF_A_KIND
+from .leaf import leaf_weights
 from .position import MOST_ROEM_A_TRICK, Position
 
 Value = int | bool
@@ -189,6 +190,7 @@ def rules_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -
         "sweep_bonus": sweep,
         "total_tricks": rules.hand_size,
         "roem": int(roem),
+        "leaf_weights": leaf_weights(rules) or (),  # an estimate's leaf (solver/leaf.py)
     }
     if roem:
         position_of = rules.sequence_position

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .games.jass import Putz
+from .leaf import rest_guess
 from .position import Position
 
 Value = int | bool
@@ -22,7 +23,8 @@ def reference_values(position: Position, horizon: int | None = None) -> dict[Car
 
     With `horizon` (two sides, values that add up): the engine's estimate instead,
     best play over the next `horizon` tricks (the current one included), then the
-    score so far (the points after it shared evenly: nothing to either side)."""
+    score so far and the leaf's guess at the rest (`leaf.rest_guess`; where the game
+    has no weights, the points after it shared evenly: nothing to either side)."""
     rules = position.rules
     objective = position.objective
     n = rules.n_players
@@ -69,7 +71,10 @@ def reference_values(position: Position, horizon: int | None = None) -> dict[Car
         if not trick and not any(hands):
             return final(scored, tricks)
         if horizon is not None and not trick and len(hands[leader]) <= position.tricks_left - horizon:
-            return scored[side] - scored[1 - side]
+            tricks_left = len(hands[leader])
+            rest = sum(rules.points(c) for hand in hands for c in hand)
+            rest += rules.per_trick_bonus * tricks_left + rules.last_trick_bonus
+            return scored[side] - scored[1 - side] + (rest_guess(rules, hands, leader, side, tricks, rest) or 0)
         if state in memo:
             return memo[state]
         values = [value(play(state, card)) for card in legal(state)]
