@@ -53,9 +53,6 @@ cdef struct Tables:
     int last_trick_bonus
     int sweep_bonus
     int total_tricks
-    int leaf_rows                # an estimate's leaf: rows of leaf_weights, per tricks left (0: the rest shared evenly)
-    int leaf_weights[MAX_LEAF_ROWS][LEAF_FEATURES]  # solver/leaf.py's weights, in 1/LEAF_SCALE
-    int16_t chunk_points[LEAF_CHUNKS][64]  # the points of each set of six bits' cards (held_points)
     int roem                     # Klaverjas roem on
     int8_t roem_suit[MAX_BITS]
     int8_t roem_place[MAX_BITS]
@@ -160,6 +157,10 @@ cdef struct Tables:
     # cards in play), rank_points lists the points sorted, not by rank (per deal:
     # Engine.run_points); on where some group's points do not follow its ranks
     int run_margins
+    # an estimate's leaf (leaf_rest); last, away from what every search reads
+    int leaf_rows                # an estimate's leaf: rows of leaf_weights, per tricks left (0: the rest shared evenly)
+    int leaf_weights[MAX_LEAF_ROWS][LEAF_FEATURES]  # solver/leaf.py's weights, in 1/LEAF_SCALE
+    int16_t chunk_points[LEAF_CHUNKS][64]  # the points of each set of six bits' cards (held_points)
 
 
 # A transposition-table entry, 16 bytes (four to a cache line):
@@ -168,6 +169,8 @@ cdef struct Tables:
 # additive, both sides' totals); `key_hi` tricks left (top 4 bits, also the entry's
 # depth for replacement), leader, cards on the trick, the absolute-values flag, and
 # which sides have taken a trick.
+
+
 cdef struct Entry:
     uint64_t key
     int16_t lower

@@ -2649,9 +2649,10 @@ cdef class Engine:
         if len(rows) > MAX_LEAF_ROWS or (rows and t.n_sides != 2):
             raise ValueError(f"engine: leaf weights for at most {MAX_LEAF_ROWS} tricks, and two sides")
         t.leaf_rows = len(rows)
-        for i in range(LEAF_CHUNKS):
-            for j in range(64):
-                t.chunk_points[i][j] = sum(spec["points"].get(6 * i + k, 0) for k in range(6) if j >> k & 1)
+        for i in range(LEAF_CHUNKS):  # each set from the set without its lowest card (t.points is filled)
+            t.chunk_points[i][0] = 0
+            for j in range(1, 64):
+                t.chunk_points[i][j] = t.chunk_points[i][j & (j - 1)] + t.points[6 * i + lowest_bit(j)]
         for i, row in enumerate(rows):
             if len(row) != LEAF_FEATURES:
                 raise ValueError(f"engine: leaf weights of {LEAF_FEATURES} features")
