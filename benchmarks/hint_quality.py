@@ -13,6 +13,10 @@ Printed per set and limit: how many hints named a best move, the mean and larges
 loss, how many hints were exact, how many named a move by estimates alone, and the
 median time of a hint.  The exact analyses take most of the run (Jass: about a
 second a deal).
+
+With `--analyses`, also a time-limited `analyse` of each deal at each limit: how many
+moves it left unsolved, and how far their estimates are from their exact values
+(median and mean absolute error), against the midpoint of their bounds.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import argparse
 import statistics
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 from .arguments import positive, seconds
 from .deals import DEAL_SETS, deals, table_megabytes
@@ -48,10 +53,30 @@ class Row:
         )
 
 
-def measure(key: str, n: int, limits: list[float]) -> list[Row]:
-    """The rows of one set: `n` deals, a hint at each of `limits` (seconds)."""
-    from solver import Engine, analyse, hint
-    from solver.analysis import as_position, preference
+@dataclass(frozen=True)
+class EstimateRow:
+    """A limited analysis's estimates of its unsolved moves, one set at one time limit."""
+
+    key: str
+    limit: float
+    moves: int  # legal first moves in all
+    unsolved: int
+    median_error: float
+    mean_error: float
+    median_midpoint: float  # the same for the midpoint of the bounds
+    mean_midpoint: float
+
+    def line(self) -> str:
+        return (
+            f"{self.key:<20} {self.limit:>7.3f} s  analyse: unsolved {self.unsolved:>4}/{self.moves:<4}"
+            f"  estimate error median {self.median_error:5.1f} mean {self.mean_error:5.1f}"
+            f"  (bounds' midpoint: {self.median_midpoint:5.1f}, {self.mean_midpoint:5.1f})"
+        )
+
+
+def exact_values(key: str, n: int) -> tuple[list[Any], list[dict[str, Any]], Any]:
+    """The first `n` deals of a set, every first card's exact value, and the engine."""
+    from solver import Engine, analyse
 
     chosen = deals(key, n)
     engine = Engine(table_megabytes(chosen[0], None))
@@ -60,6 +85,42 @@ def measure(key: str, n: int, limits: list[float]) -> list[Row]:
         engine.clear()
         result = analyse(deal, engine=engine)
         exact.append({m.move: m.value for m in result.moves})
+    return chosen, exact, engine
+
+
+def measure_analyses(key: str, n: int, limits: list[float], known: Any = None) -> list[EstimateRow]:
+    """The estimate rows of one set: `n` deals, an analysis at each of `limits`
+    (seconds); `known`: `exact_values(key, n)`, if already found."""
+    from solver import analyse
+
+    chosen, exact, engine = known or exact_values(key, n)
+    rows = []
+    for limit in limits:
+        errors: list[float] = []
+        midpoints: list[float] = []
+        moves = 0
+        for deal, values in zip(chosen, exact, strict=True):
+            engine.clear()
+            result = analyse(deal, time_limit=limit, engine=engine)
+            moves += len(result.moves)
+            for move in result.moves:
+                if move.value is None and move.estimate is not None and not result.estimate_objective:
+                    assert move.lower is not None and move.upper is not None  # an unsolved move's bounds
+                    errors.append(abs(move.estimate - values[move.move]))
+                    midpoints.append(abs((move.lower + move.upper) / 2 - values[move.move]))
+        if errors:
+            rows.append(EstimateRow(key, limit, moves, len(errors), statistics.median(errors), statistics.mean(errors),
+                                    statistics.median(midpoints), statistics.mean(midpoints)))
+    return rows
+
+
+def measure(key: str, n: int, limits: list[float], known: Any = None) -> list[Row]:
+    """The rows of one set: `n` deals, a hint at each of `limits` (seconds); `known`:
+    `exact_values(key, n)`, if already found."""
+    from solver import hint
+    from solver.analysis import as_position, preference
+
+    chosen, exact, engine = known or exact_values(key, n)
     rows = []
     for limit in limits:
         losses, times, solved, guessed = [], [], 0, 0
@@ -86,10 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["jass"])
     parser.add_argument("--deals", type=positive, default=60)
     parser.add_argument("--limits", nargs="+", type=seconds, default=[0.02, 0.05, 0.1], metavar="S")
+    parser.add_argument("--analyses", action="store_true", help="also the estimates of time-limited analyses")
     args = parser.parse_args(argv)
     for key in args.games:
-        for row in measure(key, args.deals, args.limits):
+        known = exact_values(key, args.deals)
+        for row in measure(key, args.deals, args.limits, known):
             print(row.line(), flush=True)
+        if args.analyses:
+            for estimates in measure_analyses(key, args.deals, args.limits, known):
+                print(estimates.line(), flush=True)
     return 0
 
 

@@ -279,6 +279,7 @@ def result_message(result: Result) -> pb.Result:
         limit=result.limit or "",
         line=list(result.line),
         estimate_tricks=result.estimate_tricks,
+        estimate_objective=result.estimate_objective or "",
     )
 
 
@@ -297,6 +298,7 @@ def result_from(message: pb.Result) -> Result:
         limit=message.limit or None,
         line=tuple(message.line),
         estimate_tricks=message.estimate_tricks if message.HasField("estimate_tricks") else None,
+        estimate_objective=message.estimate_objective or None,
     )
 
 

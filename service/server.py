@@ -345,17 +345,25 @@ class Guard:
     ) -> Result:
         """`solver.analyse` within the call's deadline, stopping between slices if cancelled."""
         engine = self.search_engine(position, engine)
+        own_end = self.own_end(time.monotonic(), time_limit)
 
         def search(limit: float | None, nodes: int | None) -> Result:
+            last = self.last_slice(limit, own_end)  # the unsolved moves' estimates: once, at the end
             return self._search(
                 engine,
                 lambda: analyse(
                     position, objective=objective, time_limit=limit, node_limit=nodes, engine=engine,
-                    exact_moves=exact_moves,
+                    exact_moves=exact_moves, estimates=last,
                 ),
             )
 
         return self.run(search, time_limit, node_limit)
+
+    def last_slice(self, limit: float | None, own_end: float | None) -> bool:
+        """Whether a slice of `limit` seconds from now is the call's last (it reaches the
+        request's own end, `own_end`, or the call's deadline): only that one makes estimates."""
+        ends = [end for end in (own_end, self.deadline) if end is not None]
+        return limit is None or (bool(ends) and time.monotonic() + limit >= min(ends) - 0.001)
 
     def hint(self, position: AnyPosition, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
         """`solver.hint` within the call's deadline."""
@@ -363,9 +371,7 @@ class Guard:
         own_end = self.own_end(time.monotonic(), time_limit)
 
         def search(limit: float | None, nodes: int | None) -> Hint:
-            # estimates only in the last slice: the earlier ones go on in the next
-            ends = [end for end in (own_end, self.deadline) if end is not None]
-            last = limit is None or (bool(ends) and time.monotonic() + limit >= min(ends) - 0.001)
+            last = self.last_slice(limit, own_end)  # estimates only in the last slice: the earlier ones go on in the next
             return self._search(
                 engine, lambda: hint(position, time_limit=limit, node_limit=nodes, engine=engine, estimates=last)
             )

@@ -46,8 +46,8 @@ class MoveValue:
     """One legal move and the value of the position after it, for the analysed side.
 
     When a limited search stopped before this move was solved, `value` is None and
-    `lower`/`upper` bound the true value; Bésigue adds an `estimate` (see
-    `Result.estimate_tricks`), which is not a bound.
+    `lower`/`upper` bound the true value; an `estimate` (see `Result.estimate_tricks`)
+    may come with them, which is not a bound.
     """
 
     move: str
@@ -83,9 +83,12 @@ class Result:
     time_ms: float = field(compare=False)
     limit: str | None = None  # "time" or "nodes" when a limit stopped the search
     line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
-    # Bésigue, limited: the unsolved moves' estimates are best play over this many
-    # phase-1 tricks, what follows counted as even
+    # limited: the unsolved moves' estimates are best play over this many tricks
+    # (Bésigue: phase-1 tricks, what follows counted as even; the card games: what
+    # follows guessed from the hands, solver/leaf.py)
     estimate_tricks: int | None = None
+    # the objective the estimates are in where not the result's own (a guide: `raw`, `points`)
+    estimate_objective: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -104,6 +107,8 @@ class Result:
             data["limit"] = self.limit
         if self.estimate_tricks is not None:
             data["estimate_tricks"] = self.estimate_tricks
+        if self.estimate_objective is not None:
+            data["estimate_objective"] = self.estimate_objective
         return data
 
 
@@ -178,6 +183,12 @@ def check_limits(time_limit: Any, node_limit: Any) -> None:
         at_least_one("node_limit", node_limit, "nodes", " (or None: no limit)")
         if node_limit > MOST_NODES:
             raise OptionError("node_limit", f"must be at most {MOST_NODES}, got {shown(node_limit)}")
+
+
+def check_flag(name: str, flag: Any) -> None:
+    """An OptionError naming `name` unless `flag` is True or False ("no" would be true)."""
+    if not isinstance(flag, bool):
+        raise OptionError(name, f"must be True or False, got {shown(flag)}")
 
 
 def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:
@@ -282,11 +293,20 @@ def analyse(
     engine: EngineLike = None,
     engine_options: Mapping[str, int] | None = None,
     exact_moves: Iterable[str | Card] | None = None,
+    estimates: bool = True,
 ) -> Result:
     """Value every legal move of `position` exactly (or within the limits given).
 
     `time_limit` is in seconds, `node_limit` counts search nodes; when either stops
-    the search the result has `exact=False` and `limit` says which.  `engine` may be
+    the search the result has `exact=False` and `limit` says which, and (with
+    `estimates`, every move asked for) each move it left unsolved comes with an
+    `estimate` beside its bounds: best play over the next tricks, `estimate_tricks`
+    of them, what follows guessed (solver/leaf.py; Bésigue: counted as even).  Under
+    a time limit alone the search stops early enough to leave the estimates a share
+    of the time (`ANALYSE_ESTIMATE_SHARE`, at most `ANALYSE_ESTIMATE_TIME`), up to
+    `FAVOURITE_TRICKS` ahead; under a node limit they look a trick ahead, a few
+    hundred nodes past it.  Where the objective's values do not add up they are in
+    the measure it rests on, `estimate_objective`, as a hint's.  `engine` may be
     a `solver.Engine` of your own (its table is kept between calls); otherwise the
     thread's engine with a table of `tt_megabytes` (default: `default_tt_megabytes`).
     `engine_options` switch search levers off for measurement (solver.compile).
@@ -309,18 +329,28 @@ def analyse(
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
     engine_options = check_engine_options(engine_options)
+    check_flag("estimates", estimates)
     require_a_move(pos)
     focus = check_exact_moves(pos, exact_moves)
     started = time.perf_counter()
-    if isinstance(pos, BesiguePosition):
+    if isinstance(pos, BesiguePosition):  # its search makes its own estimates
         if engine_options:
             raise OptionError("engine_options", "the Bésigue search has no levers to switch")
         size = table_size(tt_megabytes, DEFAULT_TT_MEGABYTES)
         outcome = _solve_besigue(pos, engine, size, time_limit, node_limit, all_moves=True, started=started)
+        if not estimates:
+            outcome.estimates = outcome.estimate_tricks = None
     else:
         eng = engine_for(pos, engine, tt_megabytes)
-        outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit,
+        guessing = estimates and bool(time_limit or node_limit) and focus is None and len(pos.legal_moves()) > 1
+        guess_time = time_limit if guessing and not node_limit else None
+        search_time = time_limit
+        if guess_time:
+            search_time = guess_time - min(ANALYSE_ESTIMATE_SHARE * guess_time, ANALYSE_ESTIMATE_TIME)
+        outcome = solve(pos, eng, time_limit=time_left(search_time, started), node_limit=node_limit,
                         engine_options=engine_options, exact_moves=focus)
+        if guessing and outcome.limit in ("time", "nodes"):
+            _estimate_unsolved(pos, outcome, started + guess_time if guess_time else None)
     elapsed = (time.perf_counter() - started) * 1000.0
     return _result(pos, outcome, elapsed)
 
@@ -418,6 +448,11 @@ ESTIMATE_SHARE = 0.2
 # a time-limited hint's estimates look at most this many tricks ahead before the
 # search (in Jass 3.5 ms median; 4 tricks take 25 ms, and choose no better)
 FAVOURITE_TRICKS = 3
+# a time-limited analysis keeps this share of its time, at most ANALYSE_ESTIMATE_TIME
+# seconds, for the estimates of the moves its search leaves unsolved (three tricks
+# ahead take 4 to 8 ms median in Jass, a trick ahead well under a millisecond)
+ANALYSE_ESTIMATE_SHARE = 0.1
+ANALYSE_ESTIMATE_TIME = 0.03
 # objectives whose values do not add up (a contract settlement, a yes/no goal) are
 # guided by the additive measure they rest on
 GUIDE_OBJECTIVES = {"score": "raw", "pomme": "points", "all_tricks": "points"}
@@ -432,6 +467,37 @@ def _guide(pos: Position) -> Position:
     if spec["settle"] == SETTLE_ADDITIVE and not spec["plan"] and not has_transform(pos):
         return pos
     return pos.with_objective(GUIDE_OBJECTIVES[pos.objective])
+
+
+def estimate_preference(pos: AnyPosition, objective: str | None, value: int) -> int:
+    """How good an estimate `value` is for the analysed side, higher better: in
+    `objective` where not the position's own (a guide's); where every trick is the
+    goal (`all_tricks`), the most points."""
+    if isinstance(pos, BesiguePosition) or pos.objective == "all_tricks":
+        return value
+    return -value if pos.rules.lowest_is_best and (objective or pos.objective) == "points" else value
+
+
+def _estimate_unsolved(pos: Position, outcome: Any, deadline: float | None) -> None:
+    """Give the moves a limited analysis left unsolved their estimates (`_estimates`
+    of `_guide(pos)`, up to `FAVOURITE_TRICKS` ahead until `deadline`), within
+    their bounds where in the objective's own values."""
+    if all(v is not None for v in outcome.values.values()):
+        return
+    guide = _guide(pos)
+    found, searched, depth = _estimates(guide, deadline, FAVOURITE_TRICKS)
+    outcome.nodes += searched
+    if not found:
+        return
+    estimates: dict[Any, int | None] = {}
+    for move, value in outcome.values.items():
+        guess = found.get(move)
+        if value is None and guess is not None:
+            lower, upper = outcome.bounds[move]
+            estimates[move] = max(lower, min(upper, int(guess))) if guide is pos else int(guess)
+    outcome.estimates = estimates
+    outcome.estimate_tricks = depth
+    outcome.estimate_objective = None if guide is pos else guide.objective
 
 
 def _estimates(
@@ -483,12 +549,10 @@ def _favourite(pos: Position, deadline: float | None, most_tricks: int | None = 
     guesses = [(m, v) for m, v in (found or {}).items() if v is not None]
     if not guesses:
         return None
-    if pos.objective == "all_tricks":
-        guesses.sort(key=lambda mv: (-int(mv[1]), move_key(pos, mv[0])))  # every trick: the most points
-    else:
-        guesses.sort(key=lambda mv: (-preference(guide, mv[1]), move_key(pos, mv[0])))
+    objective = None if guide is pos else guide.objective
+    guesses.sort(key=lambda mv: (-estimate_preference(pos, objective, int(mv[1])), move_key(pos, mv[0])))
     move, value = guesses[0]
-    return _Favourite(move, int(value), None if guide is pos else guide.objective, searched, depth)
+    return _Favourite(move, int(value), objective, searched, depth)
 
 
 def _guessed(favourite: _Favourite | None, nodes: int, limit: str | None, started: float) -> Hint:
@@ -542,8 +606,7 @@ def hint(
     if objective is not None:
         pos = pos.with_objective(objective)
     check_limits(time_limit, node_limit)
-    if not isinstance(estimates, bool):  # "no" would be true
-        raise OptionError("estimates", f"must be True or False, got {shown(estimates)}")
+    check_flag("estimates", estimates)
     require_a_move(pos, "suggest")
     started = time.perf_counter()
     guessing = estimates and bool(time_limit or node_limit)
@@ -557,7 +620,7 @@ def hint(
         # several engine values map to one objective value: value every move
         search_time = guess_time * (1 - ESTIMATE_SHARE) if guess_time else time_limit
         result = analyse(pos, time_limit=time_left(search_time, started), node_limit=node_limit,
-                         tt_megabytes=tt_megabytes, engine=engine)
+                         tt_megabytes=tt_megabytes, engine=engine, estimates=False)
         if result.best or not guessing or result.limit in (None, "cancelled"):
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
         until = started + guess_time if guess_time else None
@@ -622,7 +685,13 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     unsolved = sorted((card for card, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m))
     moves = [MoveValue(str(c), v) for c, v in solved]
     estimates = outcome.estimates or {}
-    unsolved.sort(key=lambda m: -estimates[m] if estimates.get(m) is not None else 0)  # stable: canonical among equals
+    guide = getattr(outcome, "estimate_objective", None)
+
+    def rank(move: Any) -> int:  # the best estimate first; stable: canonical among equals
+        guess = estimates.get(move)
+        return 0 if guess is None else -estimate_preference(pos, guide, guess)
+
+    unsolved.sort(key=rank)
     for card in unsolved:
         lo, hi = outcome.bounds[card]
         moves.append(MoveValue(str(card), None, lo, hi, estimates.get(card)))
@@ -662,4 +731,5 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         limit=outcome.limit,
         line=line,
         estimate_tricks=outcome.estimate_tricks,
+        estimate_objective=guide,
     )

@@ -45,6 +45,7 @@ from .features import (
     verify_puzzle,
 )
 from .games import GAMES, get_game
+from .leaf import leaf_weights
 from .position import AnyPosition, load_position
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
@@ -628,7 +629,7 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     if any(text.endswith("]") for text in shown):
         lines.append("  [a, b]: a move the limit left unsolved: its value lies between a and b")
     if result.estimate_tricks is not None:
-        lines.append(f"  ~: an estimate, best play over {result.estimate_tricks} tricks and the rest shared evenly")
+        lines.append(f"  ~: {_estimate_text(position, result.estimate_tricks, result.estimate_objective)}")
     if not result.exact and result.best:
         lines.append(f"  best so far: {_solved_best(position, result.objective, result.value)}")
     if result.points is not None:
@@ -683,6 +684,18 @@ def _line_text(position: AnyPosition, index: int, line: Sequence[str]) -> str:
     cut = (players - index % players) % players or players  # the cards left to the trick
     tricks = [line[:cut]] + [line[i : i + players] for i in range(cut, len(line), players)]
     return " | ".join(" ".join(trick) for trick in tricks if trick)
+
+
+def _estimate_text(position: AnyPosition, tricks: int, objective: str | None) -> str:
+    """What a result's estimates are: how far they look, how they count what follows."""
+    if isinstance(position, BesiguePosition):
+        rest = "what follows counted as even"
+    elif leaf_weights(position.rules) is not None:
+        rest = "what follows guessed from the hands"
+    else:
+        rest = "what follows shared evenly"
+    of = f", as {objective}" if objective else ""
+    return f"an estimate (not a bound{of}): best play over {tricks} trick{'s' if tricks != 1 else ''}, {rest}"
 
 
 def _bounds_text(move: MoveValue, result: Result) -> str:

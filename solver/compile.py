@@ -41,10 +41,13 @@ class Outcome:
     value: Value | None = None
     best_moves: list[Card] | None = None
     line_scores: list[int] | None = None  # each side's score at the end of `line`
-    # Bésigue, a limited search: estimates of the moves it could not solve, from best
-    # play over the next `estimate_tricks` phase-1 tricks (what follows counted as even)
+    # a limited search: estimates of the moves it could not solve, from best play over
+    # the next `estimate_tricks` tricks (Bésigue: phase-1 tricks, what follows counted
+    # as even; the card games: what follows guessed, solver/leaf.py), in
+    # `estimate_objective` where not the position's own
     estimates: dict[Any, int | None] | None = None
     estimate_tricks: int | None = None
+    estimate_objective: str | None = None
 
 
 def card_bit(rules: Rules, card: Card) -> int:
@@ -298,7 +301,8 @@ def solve(
 
 def estimate(pos: Position, engine: Any, horizon: int, time_limit: float | None = None) -> dict[Card, Value | None] | None:
     """Each move's estimate: best play over the next `horizon` tricks (the current one
-    included), the points after them shared out evenly among the seats; None for a
+    included), the points after them guessed (two sides: `leaf.rest_guess`) or
+    shared out evenly among the seats (the paranoid games); None for a
     move the time limit left, and None in all when the objective's values do not add
     up (Klaverjas nat, step objectives).  Not a bound: a guide when nothing is solved."""
     return estimate_search(pos, engine, horizon, time_limit)[0]

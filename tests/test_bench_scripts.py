@@ -163,3 +163,14 @@ def test_hint_quality_measures_the_loss_of_the_move_named() -> None:
     (jass,) = hint_quality.measure("jass", 1, [0.002])
     assert (jass.exact, jass.by_estimates) == (0, 1)
     assert "best" in roomy.line() and "by estimates" in roomy.line()
+
+
+def test_hint_quality_measures_the_estimates_of_limited_analyses() -> None:
+    """A limit too short to value a Jass deal leaves every first card unsolved, each
+    with an estimate; with time to spare nothing is unsolved and there is no row."""
+    known = hint_quality.exact_values("jass", 1)
+    (row,) = hint_quality.measure_analyses("jass", 1, [0.002], known)
+    assert row.unsolved == row.moves == len(known[1][0]) > 1
+    assert 0 <= row.median_error <= row.mean_error * 2 and row.mean_midpoint >= 0
+    assert "estimate error" in row.line()
+    assert hint_quality.measure_analyses("belote", 2, [10.0]) == []

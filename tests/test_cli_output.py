@@ -124,6 +124,21 @@ def test_a_limited_hint_says_its_value_is_a_bound() -> None:
     assert "play HJ: value ?  (not exact: a limit stopped the search; the move that scores the most at once)" in text
 
 
+def test_a_limited_analysis_says_what_its_estimates_are() -> None:
+    moves = (MoveValue("HJ", 20), MoveValue("HA", None, -157, 157, 12), MoveValue("CK", None, -157, 157, -30))
+    result = Result(0, 0, "raw", 20, moves, ("HJ",), None, False, 10, 1.0, limit="time", estimate_tricks=3)
+    lines = pretty_result(Position.from_dict(JASS), result).splitlines()
+    assert "  HA         ~12 [-157, 157]" in lines
+    assert "  ~: an estimate (not a bound): best play over 3 tricks, what follows guessed from the hands" in lines
+    guided = Result(0, 0, "score", 20, moves, ("HJ",), None, False, 10, 1.0, limit="nodes", estimate_tricks=1,
+                    estimate_objective="raw")
+    lines = pretty_result(Position.from_dict(JASS), guided).splitlines()
+    assert "  ~: an estimate (not a bound, as raw): best play over 1 trick, what follows guessed from the hands" in lines
+    shared = Result(0, 0, "points", 20, moves, ("HJ",), None, False, 10, 1.0, limit="time", estimate_tricks=2)
+    lines = pretty_result(Position.from_dict(BASSADEWITZ), shared).splitlines()  # paranoid: no leaf weights
+    assert "  ~: an estimate (not a bound): best play over 2 tricks, what follows shared evenly" in lines
+
+
 def test_lines_of_best_play_are_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out = pretty(tmp_path, capsys, "analyse", EXAMPLE)
     assert status == 0 and "  line: S8 SK S9 | HJ D8 H7 HT | S7 ST CQ DK | CK DA C8 H9" in out  # parted by tricks

@@ -1,10 +1,12 @@
-"""Estimates: best play over the next few tricks, for a hint whose time ran out."""
+"""Estimates: best play over the next few tricks, for a hint or an analysis whose time ran out."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from solver import Engine, Position, analyse, hint
+from solver import Card, Engine, OptionError, Position, analyse, hint
 from solver.compile import estimate
 from solver.reference import reference_values
 
@@ -152,3 +154,70 @@ def test_no_move_without_estimates_or_once_cancelled() -> None:
     engine.cancel(before_start=True)
     cancelled = hint(position, time_limit=1.0, engine=engine)
     assert (cancelled.best, cancelled.limit, cancelled.estimate) == ((), "cancelled", None)
+
+
+# --- a limited analysis: each unsolved move's estimate -------------------------------
+
+
+def unsolved(result: Any) -> list[Any]:
+    return [m for m in result.moves if m.value is None]
+
+
+def test_a_node_limited_analysis_estimates_the_moves_it_left_a_trick_ahead() -> None:
+    position = full_deal("jass", 2, trump="S")
+    result = analyse(position, node_limit=1, engine=Engine(8))
+    assert not result.exact and result.limit == "nodes" and result.estimate_tricks == 1
+    assert result.estimate_objective is None and "estimate_objective" not in result.to_dict()
+    ahead = estimate(position, Engine(1), 1)
+    assert ahead is not None
+    left = unsolved(result)
+    assert left and len({m.estimate for m in left}) > 1
+    for move in left:
+        assert move.lower is not None and move.upper is not None
+        # the estimate a trick ahead, within the move's bounds
+        assert move.estimate == max(move.lower, min(move.upper, ahead[Card.parse(move.move)]))
+        assert move.to_dict()["estimate"] == move.estimate
+    # best estimate first, ties in canonical order
+    keys = [(-m.estimate, Card.parse(m.move)) for m in left]
+    assert keys == sorted(keys)
+    assert result.nodes > 1  # the estimates' nodes are counted
+
+
+def test_a_time_limited_analysis_keeps_time_for_its_estimates() -> None:
+    position = full_deal("jass", 4, trump="H")  # more than 3 million nodes: not valued in 50 ms
+    result = analyse(position, time_limit=0.05, engine=Engine(8))
+    assert not result.exact and result.limit == "time"
+    assert result.estimate_tricks is not None and 1 <= result.estimate_tricks <= 3
+    assert result.time_ms < 1000
+    deeper = estimate(position, Engine(1), result.estimate_tricks)
+    assert deeper is not None
+    for move in unsolved(result):
+        assert move.lower is not None and move.upper is not None
+        assert move.estimate == max(move.lower, min(move.upper, deeper[Card.parse(move.move)]))
+
+
+@pytest.mark.parametrize("game, fields, objective, guide", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
+def test_a_limited_analysis_estimates_in_a_guides_values(game: str, fields: dict, objective: str, guide: str) -> None:
+    position = full_deal(game, 1, **fields).with_objective(objective)
+    result = analyse(position, node_limit=1, engine=Engine(8))
+    assert result.estimate_objective == guide and result.to_dict()["estimate_objective"] == guide
+    guided = estimate(position.with_objective(guide), Engine(1), 1)
+    assert guided is not None
+    left = unsolved(result)
+    assert left
+    for move in left:  # not kept within the bounds: those are in the objective's values
+        assert move.estimate == guided[Card.parse(move.move)]
+
+
+def test_no_estimates_when_not_asked_for_exact_or_for_chosen_moves() -> None:
+    position = full_deal("jass", 2, trump="S")
+    plain = analyse(position, node_limit=1, engine=Engine(8), estimates=False)
+    assert plain.estimate_tricks is None and all(m.estimate is None for m in plain.moves)
+    assert all("estimate" not in m.to_dict() for m in plain.moves)
+    chosen = analyse(position, node_limit=1, engine=Engine(8), exact_moves=[position.legal_moves()[0]])
+    assert chosen.estimate_tricks is None and all(m.estimate is None for m in chosen.moves)
+    late = next(iter(random_positions("belote", 1, seed=3, max_tricks=2)))
+    exact = analyse(late, time_limit=5.0)
+    assert exact.exact and exact.estimate_tricks is None
+    with pytest.raises(OptionError, match="estimates"):
+        analyse(late, estimates="no")  # type: ignore[arg-type]

@@ -1312,6 +1312,22 @@ def test_a_node_limited_hint_is_the_librarys(client: Client) -> None:
     assert remote.estimate_tricks == local.estimate_tricks == 1  # a trick ahead: a node limit
 
 
+def test_a_limited_analysis_brings_the_librarys_estimates(client: Client) -> None:
+    from solver import Engine, analyse
+
+    nat = {"game": "klaverjas", "trump": "H", "declarer": 1, "hands": [
+        "CK C8 SA SQ HA DA DK D7", "CQ CJ C9 C7 S9 HJ HT D8", "CT S7 HQ H9 H7 DT SK SJ", "CA ST S8 HK H8 DQ DJ D9"]}
+    local = analyse(nat, node_limit=1, engine=Engine(8))
+    remote = client.analyse(nat, node_limit=1)
+    assert local.estimate_objective == "raw" and local.estimate_tricks == 1
+    assert any(m.estimate is not None for m in local.moves)
+    assert remote == local  # every move's bounds and estimate, the estimates' objective and depth
+    # a time limit that stops the search: the last slice leaves its share to the estimates
+    timed = client.analyse(HARD_DEAL, time_limit=0.2)
+    assert not timed.exact and timed.estimate_tricks is not None and timed.estimate_objective is None
+    assert all(m.estimate is not None for m in timed.moves if m.value is None)
+
+
 def test_a_node_limit_past_one_slice_gives_the_librarys_answer() -> None:
     """Slices restarted the search and spent the node budget anew: exact in the library,
     not in the service."""

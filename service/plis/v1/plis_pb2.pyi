@@ -113,7 +113,7 @@ class MoveValue(_message.Message):
     def __init__(self, move: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ..., estimate: _Optional[int] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ("to_move", "side", "objective", "value", "moves", "best", "points", "exact", "nodes", "time_ms", "limit", "line", "estimate_tricks")
+    __slots__ = ("to_move", "side", "objective", "value", "moves", "best", "points", "exact", "nodes", "time_ms", "limit", "line", "estimate_tricks", "estimate_objective")
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -127,6 +127,7 @@ class Result(_message.Message):
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_TRICKS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     to_move: int
     side: int
     objective: str
@@ -140,7 +141,8 @@ class Result(_message.Message):
     limit: str
     line: _containers.RepeatedScalarFieldContainer[str]
     estimate_tricks: int
-    def __init__(self, to_move: _Optional[int] = ..., side: _Optional[int] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ..., estimate_tricks: _Optional[int] = ...) -> None: ...
+    estimate_objective: str
+    def __init__(self, to_move: _Optional[int] = ..., side: _Optional[int] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ..., estimate_tricks: _Optional[int] = ..., estimate_objective: _Optional[str] = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ("reason", "field", "message", "index")
