@@ -304,8 +304,8 @@ def analyse(
     of them, what follows guessed (solver/leaf.py; Bésigue: counted as even).  Under
     a time limit alone the search stops early enough to leave the estimates a share
     of the time (`ANALYSE_ESTIMATE_SHARE`, at most `ANALYSE_ESTIMATE_TIME`), up to
-    `FAVOURITE_TRICKS` ahead; under a node limit they look a trick ahead, a few
-    hundred nodes past it.  Where the objective's values do not add up they are in
+    `FAVOURITE_TRICKS` ahead; under a node limit they look a trick ahead, past it by
+    their nodes (hundreds, a few thousand in a complete deal).  Where the objective's values do not add up they are in
     the measure it rests on, `estimate_objective`, as a hint's.  `engine` may be
     a `solver.Engine` of your own (its table is kept between calls); otherwise the
     thread's engine with a table of `tt_megabytes` (default: `default_tt_megabytes`).
