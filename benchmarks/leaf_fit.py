@@ -4,8 +4,9 @@
     python -m benchmarks.leaf_fit --positions 100 --dry-run  # only print
 
 For each game and kind of trump, and each number k of tricks left: deals of the
-benchmark sets' generators under seeds of their own (not the benchmark deals),
-played at random to a trick boundary with k tricks left, then solved exactly
+benchmark sets' generators under seeds of their own (not the benchmark deals;
+Klaberjass for two, which has no set, is dealt here), played at random to a trick
+boundary with k tricks left, then solved exactly
 (`analyse`, in the objective a hint's estimates use: `score` in Jass and belote,
 `raw` in Klaverjas and Klaberjass).  The target is what the side to move gains from
 there on against the other side; a least-squares fit without intercept (the `lead`
@@ -13,8 +14,8 @@ feature carries the leader's edge) on two thirds of the positions is checked on 
 last third against the even share (a gain of 0), and the weights written are those
 fitted on all of them.  Jass's suit trumps, obenabe and undeufe are fitted apart.
 
-Runs in about ten minutes on this project's machine, most of it Jass with 8 tricks
-left.  The file written is data: review its diff like code.
+With 600 positions it runs in about three minutes on this project's machine, most
+of it Jass with 8 tricks left.  The file written is data: review its diff like code.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 from .arguments import positive
 from .deals import deals
 
-# (deal set, trumps to deal, key in LEAF_WEIGHTS)
+# (deal sets, none: `random_deals`; trumps to deal; key in LEAF_WEIGHTS)
 TARGETS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, int, str]], ...] = (
     (("belote",), ("C", "S", "H", "D"), ("belote", 4, "trump")),
     (("klaverjas-rotterdam", "klaverjas-amsterdam"), ("C", "S", "H", "D"), ("klaverjas", 4, "trump")),
@@ -36,12 +37,33 @@ TARGETS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, int, str]], ..
     (("jass",), ("C", "S", "H", "D"), ("jass", 4, "trump")),
     (("jass",), ("obenabe",), ("jass", 4, "obenabe")),
     (("jass",), ("undeufe",), ("jass", 4, "undeufe")),
+    ((), ("C", "S", "H", "D"), ("klaberjass", 2, "trump")),  # no benchmark set: the default Klaberjass
 )
 FIT_SEED = 7_000_001  # not a benchmark set's seed: the benchmarks' deals stay unseen
 OUT = Path(__file__).resolve().parent.parent / "solver" / "leaf_weights.py"
 
 
-def sample(sets: tuple[str, ...], trumps: tuple[str, ...], tricks_left: int, n: int) -> list[tuple[list[int], int]]:
+def random_deals(game: str, players: int, n: int, seed: int) -> list[dict[str, Any]]:
+    """`n` deals of `game` for `players`, for a game no benchmark set has: the hands
+    dealt from the shuffled pack (the rest out of play), seat 0 to lead, the taker
+    drawn (`trump` is set by the caller)."""
+    from solver.games import get_game
+
+    cls = get_game(game)
+    rules = cls(cls.check_options({"players": players}), "C", None)
+    deck, size = list(rules.deck), rules.hand_size
+    rng = random.Random(seed)
+    made = []
+    for _ in range(n):
+        rng.shuffle(deck)
+        hands = [" ".join(str(c) for c in deck[i * size : (i + 1) * size]) for i in range(players)]
+        made.append({"game": game, "options": {"players": players}, "taker": rng.randrange(players), "hands": hands})
+    return made
+
+
+def sample(
+    sets: tuple[str, ...], trumps: tuple[str, ...], key: tuple[str, int, str], tricks_left: int, n: int
+) -> list[tuple[list[int], int]]:
     """`n` positions with `tricks_left` tricks to play: (features for the side to
     move, what that side gains from there on against the other)."""
     from solver import Engine, Position, analyse
@@ -51,7 +73,8 @@ def sample(sets: tuple[str, ...], trumps: tuple[str, ...], tricks_left: int, n: 
     rng = random.Random(FIT_SEED * 100 + tricks_left)
     rows = []
     engine = None
-    for i, deal in enumerate(deals(sets[0], n, seed=FIT_SEED + tricks_left)):
+    source = deals(sets[0], n, seed=FIT_SEED + tricks_left) if sets else random_deals(key[0], key[1], n, FIT_SEED + tricks_left)
+    for i, deal in enumerate(source):
         deal = dict(deal, trump=trumps[i % len(trumps)])
         if len(sets) > 1:  # the other sets' options (Klaverjas's rules), in turn
             other = deals(sets[i % len(sets)], 1)[0]
@@ -127,10 +150,10 @@ def main(argv: list[str] | None = None) -> int:
 
     table: dict[tuple[str, int, str], list[tuple[int, ...]]] = {}
     for sets, trumps, key in TARGETS:
-        hand_size = 9 if key[0] == "jass" else 8
+        hand_size = 9 if key[0] == "jass" or key[:2] == ("klaberjass", 2) else 8
         rows_out: list[tuple[int, ...]] = [(0,) * len(FEATURES)]
         for tricks_left in range(1, hand_size):
-            rows = sample(sets, trumps, tricks_left, args.positions)
+            rows = sample(sets, trumps, key, tricks_left, args.positions)
             even, model = held_out(rows)
             weights = tuple(round(w * LEAF_SCALE) for w in fit(rows))
             rows_out.append(weights)

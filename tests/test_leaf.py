@@ -68,7 +68,8 @@ def test_the_guess_stays_within_what_is_left_and_is_the_other_sides_negation() -
 def test_weights_for_two_sides_only() -> None:
     for key, rows in LEAF_WEIGHTS.items():
         game, players, _ = key
-        assert len(rows) == (9 if game == "jass" else 8)  # a row per tricks left, 0 unused
+        hand_size = 9 if game == "jass" or (game, players) == ("klaberjass", 2) else 8
+        assert len(rows) == hand_size  # a row per tricks left, 0 unused
         assert all(len(row) == len(FEATURES) for row in rows)
     assert leaf_weights(JASS.rules) is not None
     assert leaf_weights(full_deal("putz", 1, trump="H").rules) is None  # paranoid: shared evenly
@@ -83,8 +84,9 @@ def test_weights_for_two_sides_only() -> None:
         full_deal("belote", 5, trump="D"),
         full_deal("klaverjas", 6, trump="C", declarer=1, objective="raw"),
         full_deal("klaberjass", 7, trump="H", taker=0, options={"players": 4}, objective="raw"),
+        full_deal("klaberjass", 8, trump="S", taker=1, objective="raw"),
     ],
-    ids=["jass", "jass-undeufe", "belote", "klaverjas", "klaberjass4"],
+    ids=["jass", "jass-undeufe", "belote", "klaverjas", "klaberjass4", "klaberjass2"],
 )
 def test_the_engines_leaf_is_the_plain_one_a_trick_into_a_deal(position: Position) -> None:
     # every leaf a trick in: only one side has a trick, so the sweep counts
