@@ -61,6 +61,11 @@ def random_deals(game: str, players: int, n: int, seed: int) -> list[dict[str, A
     return made
 
 
+def deal_source(sets: tuple[str, ...], key: tuple[str, int, str], n: int, seed: int) -> list[dict[str, Any]]:
+    """`n` deals of the first of `sets` under `seed`, or of `random_deals` where there is none."""
+    return deals(sets[0], n, seed=seed) if sets else random_deals(key[0], key[1], n, seed)
+
+
 def sample(
     sets: tuple[str, ...], trumps: tuple[str, ...], key: tuple[str, int, str], tricks_left: int, n: int
 ) -> list[tuple[list[int], int]]:
@@ -73,8 +78,7 @@ def sample(
     rng = random.Random(FIT_SEED * 100 + tricks_left)
     rows = []
     engine = None
-    source = deals(sets[0], n, seed=FIT_SEED + tricks_left) if sets else random_deals(key[0], key[1], n, FIT_SEED + tricks_left)
-    for i, deal in enumerate(source):
+    for i, deal in enumerate(deal_source(sets, key, n, FIT_SEED + tricks_left)):
         deal = dict(deal, trump=trumps[i % len(trumps)])
         if len(sets) > 1:  # the other sets' options (Klaverjas's rules), in turn
             other = deals(sets[i % len(sets)], 1)[0]
@@ -145,12 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=positive, default=300, help="positions per game, trump and tricks left")
     parser.add_argument("--dry-run", action="store_true", help="print the errors, write nothing")
     args = parser.parse_args(argv)
+    from solver.analysis import as_position
     from solver.leaf import FEATURES
     from solver.leaf_weights import LEAF_SCALE
 
     table: dict[tuple[str, int, str], list[tuple[int, ...]]] = {}
     for sets, trumps, key in TARGETS:
-        hand_size = 9 if key[0] == "jass" or key[:2] == ("klaberjass", 2) else 8
+        hand_size = as_position(dict(deal_source(sets, key, 1, FIT_SEED)[0], trump=trumps[0])).rules.hand_size
         rows_out: list[tuple[int, ...]] = [(0,) * len(FEATURES)]
         for tricks_left in range(1, hand_size):
             rows = sample(sets, trumps, key, tricks_left, args.positions)

@@ -1529,10 +1529,10 @@ cdef int horizon_value(Ctx* c) noexcept nogil:
     (`leaf_rest`, where the game has weights) or shared out evenly among the seats
     (additive values only)."""
     cdef Tables* t = c.t
-    cdef int i, seat, v = additive_value(t, &c.s)
-    cdef int rest = c.s.points_left + t.per_trick_bonus * c.s.tricks_left + t.last_trick_bonus
+    cdef int i, seat, rest, v = additive_value(t, &c.s)
     if c.leaf_model and c.s.tricks_left < t.leaf_rows:
         return v + leaf_rest(c)  # two sides, weights 1 and -1
+    rest = c.s.points_left + t.per_trick_bonus * c.s.tricks_left + t.last_trick_bonus
     for seat in range(t.n_players):
         # rest is never negative: divided first, C's and Python's division agree (a
         # PLIS_DEBUG build divides as Python does, rounding a negative share down)

@@ -685,7 +685,7 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     unsolved = sorted((card for card, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m))
     moves = [MoveValue(str(c), v) for c, v in solved]
     estimates = outcome.estimates or {}
-    guide = getattr(outcome, "estimate_objective", None)
+    guide = outcome.estimate_objective
 
     def rank(move: Any) -> int:  # the best estimate first; stable: canonical among equals
         guess = estimates.get(move)
