@@ -61,7 +61,16 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from solver.analysis import DEFAULT_TT_MEGABYTES, Hint, Result, _engine, analyse, hint, require_a_move
+from solver.analysis import (
+    DEFAULT_TT_MEGABYTES,
+    Hint,
+    Result,
+    _engine,
+    analyse,
+    estimate_unsolved,
+    hint,
+    require_a_move,
+)
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
@@ -347,8 +356,11 @@ class Guard:
         engine = self.search_engine(position, engine)
         own_end = self.own_end(time.monotonic(), time_limit)
 
+        besigue = isinstance(position, BesiguePosition)
+
         def search(limit: float | None, nodes: int | None) -> Result:
-            last = self.last_slice(limit, own_end)  # the unsolved moves' estimates: once, at the end
+            # the unsolved moves' estimates: once, at the end (Bésigue's search makes its own)
+            last = besigue or self.last_slice(limit, own_end)
             return self._search(
                 engine,
                 lambda: analyse(
@@ -357,7 +369,14 @@ class Guard:
                 ),
             )
 
-        return self.run(search, time_limit, node_limit)
+        answer = self.run(search, time_limit, node_limit)
+        unsolved = any(move.value is None for move in answer.moves)
+        if (answer.limit in ("time", "nodes") and unsolved and answer.estimate_tricks is None and not besigue
+                and exact_moves is None and len(answer.moves) > 1):
+            # a slice without estimates ended past the limit (it waited for the GIL): the
+            # unsolved moves' estimates all the same, a trick ahead
+            answer = estimate_unsolved(position if objective is None else position.with_objective(objective), answer)
+        return answer
 
     def last_slice(self, limit: float | None, own_end: float | None) -> bool:
         """Whether a slice of `limit` seconds from now is the call's last (it reaches the

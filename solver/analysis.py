@@ -6,7 +6,7 @@ import difflib
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .besigue import BesiguePosition
@@ -301,7 +301,9 @@ def analyse(
     the search the result has `exact=False` and `limit` says which, and (with
     `estimates`, every move asked for) each move it left unsolved comes with an
     `estimate` beside its bounds: best play over the next tricks, `estimate_tricks`
-    of them, what follows guessed (solver/leaf.py; Bésigue: counted as even).  Under
+    of them, what follows guessed (solver/leaf.py; Putz and Bassadewitz: shared
+    evenly; Bésigue: counted as even); `estimate_unsolved` adds them to a result
+    made without them.  Under
     a time limit alone the search stops early enough to leave the estimates a share
     of the time (`ANALYSE_ESTIMATE_SHARE`, at most `ANALYSE_ESTIMATE_TIME`), up to
     `FAVOURITE_TRICKS` ahead; under a node limit they look a trick ahead, past it by
@@ -479,25 +481,86 @@ def estimate_preference(pos: AnyPosition, objective: str | None, value: int) -> 
 
 
 def _estimate_unsolved(pos: Position, outcome: Any, deadline: float | None) -> None:
-    """Give the moves a limited analysis left unsolved their estimates (`_estimates`
-    of `_guide(pos)`, up to `FAVOURITE_TRICKS` ahead until `deadline`), within
-    their bounds where in the objective's own values."""
-    if all(v is not None for v in outcome.values.values()):
-        return
+    """Give the moves a limited analysis left unsolved their estimates (`_unsolved_estimates`)."""
+    estimates, searched, depth, guide = _unsolved_estimates(pos, outcome.values, outcome.bounds, deadline)
+    outcome.nodes += searched
+    if estimates is not None:
+        outcome.estimates = estimates
+        outcome.estimate_tricks = depth
+        outcome.estimate_objective = guide
+
+
+def _unsolved_estimates(
+    pos: Position, values: Mapping[Any, Value | None], bounds: Mapping[Any, tuple[int, int]], deadline: float | None
+) -> tuple[dict[Any, int | None] | None, int, int, str | None]:
+    """The estimates of the moves whose `values` are None (`_estimates` of `_guide(pos)`,
+    up to `FAVOURITE_TRICKS` ahead until `deadline`), within their `bounds` where in
+    the objective's own values; the nodes searched, how many tricks ahead they
+    looked, and the objective they are in where not the position's own.  None for
+    the estimates where every move is solved or the objective has none."""
+    if all(v is not None for v in values.values()):
+        return None, 0, 0, None
     guide = _guide(pos)
     found, searched, depth = _estimates(guide, deadline, FAVOURITE_TRICKS)
-    outcome.nodes += searched
     if not found:
-        return
+        return None, searched, 0, None
     estimates: dict[Any, int | None] = {}
-    for move, value in outcome.values.items():
+    for move, value in values.items():
         guess = found.get(move)
         if value is None and guess is not None:
-            lower, upper = outcome.bounds[move]
+            lower, upper = bounds[move]
             estimates[move] = max(lower, min(upper, int(guess))) if guide is pos else int(guess)
-    outcome.estimates = estimates
-    outcome.estimate_tricks = depth
-    outcome.estimate_objective = None if guide is pos else guide.objective
+    return estimates, searched, depth, None if guide is pos else guide.objective
+
+
+def estimate_unsolved(position: PositionLike, result: Result, time_limit: float | None = None) -> Result:
+    """`result`, a limited analysis of `position` made with `estimates=False` (or whose
+    estimates are to be made again), with estimates for the moves it left unsolved, as
+    `analyse` gives them: a trick ahead, deeper (up to `FAVOURITE_TRICKS`) within
+    `time_limit` seconds.  Their nodes and time are added to the result's.  The result
+    as it is where every move is solved, and in Bésigue (its search makes its own)."""
+    pos = as_position(position)
+    check_limits(time_limit, None)
+    if isinstance(pos, BesiguePosition):
+        return result
+    if not isinstance(result, Result):
+        raise OptionError("result", f"must be a solver.Result, got {type(result).__name__}")
+    if result.objective != pos.objective:
+        raise OptionError("result", f"is for the objective {result.objective!r}, the position's is {pos.objective!r}")
+    started = time.perf_counter()
+    try:
+        values = {Card.parse(m.move): m.value for m in result.moves}
+    except CardError:
+        values = {}
+    if set(values) != set(pos.legal_moves()) or len(values) != len(result.moves):
+        raise OptionError("result", "is not an analysis of this position: its moves are not the position's legal moves")
+    bounds = {card: (int(m.lower or 0), int(m.upper or 0)) for card, m in zip(values, result.moves) if m.value is None}
+    deadline = started + time_limit if time_limit else None
+    estimates, searched, depth, guide = _unsolved_estimates(pos, values, bounds, deadline)
+    moves = result.moves
+    if estimates is not None:
+        solved = [m for m in result.moves if m.value is not None]
+        unsolved = _unsolved_order(pos, [c for c, v in values.items() if v is None], estimates, guide)
+        moves = tuple(solved) + tuple(
+            MoveValue(str(c), None, bounds[c][0], bounds[c][1], estimates.get(c)) for c in unsolved
+        )
+    elapsed = (time.perf_counter() - started) * 1000.0
+    return replace(
+        result, moves=moves, nodes=result.nodes + searched, time_ms=result.time_ms + elapsed,
+        estimate_tricks=depth if estimates is not None else result.estimate_tricks,
+        estimate_objective=guide if estimates is not None else result.estimate_objective,
+    )
+
+
+def _unsolved_order(pos: AnyPosition, moves: Iterable[Any], estimates: Mapping[Any, int | None], guide: str | None) -> list[Any]:
+    """The unsolved `moves` as a result lists them: the best estimate first, in
+    canonical order among equals (and after every estimate, those without)."""
+
+    def rank(move: Any) -> tuple[bool, int]:
+        guess = estimates.get(move)
+        return (True, 0) if guess is None else (False, -estimate_preference(pos, guide, guess))
+
+    return sorted(sorted(moves, key=lambda m: move_key(pos, m)), key=rank)
 
 
 def _estimates(
@@ -591,7 +654,7 @@ def hint(
 
     With a time or node limit and `estimates`, a search that solves no move still
     names one (unless cancelled): the best by estimates (best play over the next
-    tricks, the rest shared evenly), with its `estimate`.  Under a time limit alone
+    tricks, what follows guessed as `analyse`'s are), with its `estimate`.  Under a time limit alone
     they are made first, up to `FAVOURITE_TRICKS` ahead in half the time at most, and
     their favourite is searched first; under a node limit they look a trick ahead,
     once the search has solved nothing.  Where the objective's values do not add up,
@@ -682,17 +745,10 @@ def preference(position: AnyPosition, value: Value) -> int:
 def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     solved = [(card, v) for card, v in outcome.values.items() if v is not None]
     solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
-    unsolved = sorted((card for card, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m))
     moves = [MoveValue(str(c), v) for c, v in solved]
     estimates = outcome.estimates or {}
     guide = outcome.estimate_objective
-
-    def rank(move: Any) -> int:  # the best estimate first; stable: canonical among equals
-        guess = estimates.get(move)
-        return 0 if guess is None else -estimate_preference(pos, guide, guess)
-
-    unsolved.sort(key=rank)
-    for card in unsolved:
+    for card in _unsolved_order(pos, (c for c, v in outcome.values.items() if v is None), estimates, guide):
         lo, hi = outcome.bounds[card]
         moves.append(MoveValue(str(card), None, lo, hi, estimates.get(card)))
     exact = outcome.limit is None

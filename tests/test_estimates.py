@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from solver import Card, Engine, OptionError, Position, analyse, hint
+from solver.analysis import estimate_unsolved
 from solver.compile import estimate
 from solver.reference import reference_values
 
@@ -207,6 +209,48 @@ def test_a_limited_analysis_estimates_in_a_guides_values(game: str, fields: dict
     assert left
     for move in left:  # not kept within the bounds: those are in the objective's values
         assert move.estimate == guided[Card.parse(move.move)]
+
+
+@pytest.mark.parametrize("game, fields, objective", [
+    ("jass", {"trump": "S"}, "score"),
+    ("klaverjas", {"trump": "H", "declarer": 1}, "score"),  # estimates in raw's values
+    ("putz", {"trump": "C"}, "points"),  # lowest is best, the even share
+])
+def test_estimates_added_to_a_result_are_those_analyse_gives(game: str, fields: dict, objective: str) -> None:
+    position = full_deal(game, 2, **fields).with_objective(objective)
+    plain = analyse(position, node_limit=1, engine=Engine(8), estimates=False)
+    assert plain.estimate_tricks is None and unsolved(plain)
+    added = estimate_unsolved(position, plain)
+    assert added == analyse(position, node_limit=1, engine=Engine(8))  # moves, order, bounds, estimates
+    assert added.estimate_tricks == 1 and all(m.estimate is not None for m in unsolved(added))
+    assert added.nodes > plain.nodes and added.time_ms >= plain.time_ms
+    # deeper within a time limit, never past FAVOURITE_TRICKS
+    deeper = estimate_unsolved(position, plain, time_limit=5.0)
+    assert deeper.estimate_tricks == 3
+    guide = position.with_objective("raw") if game == "klaverjas" else position
+    ahead = estimate(guide, Engine(1), 3)
+    assert ahead is not None
+    for move in unsolved(deeper):
+        guess = ahead[Card.parse(move.move)]
+        assert move.estimate == (guess if guide is not position else max(move.lower, min(move.upper, guess)))
+
+
+def test_estimates_need_the_analysis_of_that_position() -> None:
+    position = full_deal("jass", 2, trump="S")
+    plain = analyse(position, node_limit=1, engine=Engine(8), estimates=False)
+    late = next(iter(random_positions("belote", 1, seed=3, max_tricks=2)))
+    exact = analyse(late)
+    # nothing left unsolved: the result as it was, nothing searched
+    same = estimate_unsolved(late, exact)
+    assert same == exact and same.nodes == exact.nodes and same.estimate_tricks is None
+    with pytest.raises(OptionError, match="result.*legal moves"):
+        estimate_unsolved(position, replace(plain, moves=plain.moves[1:]))
+    with pytest.raises(OptionError, match="result.*objective 'score'.*'raw'"):
+        estimate_unsolved(position.with_objective("raw"), plain)
+    with pytest.raises(OptionError, match="result.*solver.Result"):
+        estimate_unsolved(position, plain.to_dict())  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="time_limit"):
+        estimate_unsolved(position, plain, time_limit=-1)
 
 
 def test_no_estimates_when_not_asked_for_exact_or_for_chosen_moves() -> None:

@@ -1402,3 +1402,40 @@ def test_a_short_time_limited_hint_is_one_search_with_its_estimates(monkeypatch:
     guard.hint(deal, time_limit=0.4)  # 50, 100, then the last 250 ms
     assert [estimates for _, estimates in calls] == [False, False, True], calls
     assert calls[-1][0] == pytest.approx(0.25, abs=0.03)
+
+
+def test_a_last_slice_not_known_as_last_still_brings_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slice that waited for the GIL past the limit was searched without estimates (it
+    did not know it was the last): the analysis came back with none, the hint with no
+    move.  Both now make them after it, a trick ahead; Bésigue's search makes its own."""
+    import service.server as server_module
+    from solver import Card, Engine, analyse, load_position
+    from solver.compile import estimate
+
+    from .test_engine import full_deal
+
+    monkeypatch.setattr(server_module.Guard, "last_slice", lambda self, limit, own_end: False)
+    guard = server_module.Guard(None, 8)
+    position = load_position(HARD_DEAL)
+    limited = guard.analyse(position, time_limit=0.05)
+    assert not limited.exact and limited.limit == "time" and limited.estimate_tricks == 1
+    ahead = estimate(position, Engine(1), 1)
+    assert ahead is not None
+    left = [m for m in limited.moves if m.value is None]
+    assert left
+    for move in left:
+        assert move.lower is not None and move.upper is not None
+        assert move.estimate == max(move.lower, min(move.upper, ahead[Card.parse(move.move)]))
+    # in a guide's values where the objective's do not add up
+    nat = full_deal("klaverjas", 1, trump="H", declarer=1)
+    guided = guard.analyse(nat, node_limit=1)
+    assert guided == analyse(nat, node_limit=1, engine=Engine(8)) and guided.estimate_objective == "raw"
+    # not for chosen moves, as in the library
+    chosen = guard.analyse(position, node_limit=1, exact_moves=(str(position.legal_moves()[0]),))
+    assert chosen.estimate_tricks is None
+    found = guard.hint(position, time_limit=0.05)
+    assert len(found.best) == 1 and not found.exact
+    deep = load_position(deep_besigue())
+    besigue = guard.analyse(deep, time_limit=0.2)
+    assert not besigue.exact and besigue.estimate_tricks is not None
+    assert any(m.estimate is not None for m in besigue.moves)
