@@ -1132,9 +1132,15 @@ def serve_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m service.server", description="Run the plis gRPC service.")
+    from solver.cli import refuse_repeated_options
+
+    parser = argparse.ArgumentParser(
+        prog="python -m service.server", description="Run the plis gRPC service.", allow_abbrev=False
+    )
     add_serve_arguments(parser)
-    return serve_command(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    refuse_repeated_options(parser, sys.argv[1:] if argv is None else argv)
+    return serve_command(args)
 
 
 if __name__ == "__main__":

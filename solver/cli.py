@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # told by the command, with its usage (argparse's own names the whole command line's)
         _unknown_arguments(getattr(args, "command", parser), unknown)
+    if hasattr(args, "command"):
+        refuse_repeated_options(args.command, sys.argv[1:] if argv is None else argv)
     if hasattr(args, "run"):  # a command that reads no positions (serve)
         return int(args.run(args))
     if not hasattr(args, "handler"):
@@ -230,6 +232,28 @@ def _unknown_arguments(command: argparse.ArgumentParser, unknown: list[str]) -> 
     if unknown[0].startswith("-") and meant:
         message += f" (did you mean {meant[0]}?)"
     command.error(message)
+
+
+def refuse_repeated_options(command: argparse.ArgumentParser, argv: list[str]) -> None:
+    """A usage error for an option given twice (`--time-limit 1 --time-limit 2`):
+    argparse keeps the last, which may not be the one meant; as a key given twice in a
+    position's JSON, it is refused."""
+    actions = {name: action for action in command._actions for name in action.option_strings}
+    seen: dict[int, str] = {}
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--":  # the rest are operands
+            break
+        name, has_value, _ = token.partition("=")
+        action = actions.get(name)
+        if action is None:
+            continue
+        if id(action) in seen:
+            shown = name if seen[id(action)] == name else f"{seen[id(action)]} and {name}"
+            command.error(f"{shown} given twice: give it once")
+        seen[id(action)] = name
+        if action.nargs is None and not has_value:
+            next(tokens, None)  # its value, even one that starts with "-"
 
 
 def _no_objective(text: str) -> str:

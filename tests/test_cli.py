@@ -667,3 +667,45 @@ def test_an_option_is_not_taken_from_its_first_letters(tmp_path: Path, capsys: p
     with pytest.raises(SystemExit) as info:
         main(["hint", "--time", "1", str(source)])
     assert info.value.code == 2 and "unrecognized arguments: --time" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "arguments, named",
+    [
+        (["hint", "--time-limit", "1", "--time-limit", "2"], "--time-limit given twice"),
+        (["analyse", "--node-limit=5", "--pretty", "--node-limit", "9"], "--node-limit given twice"),
+        (["verify", "--pretty", "--pretty"], "--pretty given twice"),
+        (["play-analysis", "--first", "1", "--first=2"], "--first given twice"),
+        (["serve", "--workers", "1", "--workers", "2"], "--workers given twice"),
+    ],
+)
+def test_an_option_given_twice_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], named: str
+) -> None:
+    """argparse kept the last value given, which may not be the one meant (as a key
+    given twice in a position's JSON, it is refused)."""
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
+    with pytest.raises(SystemExit) as info:
+        main(arguments if arguments[0] == "serve" else [*arguments, str(source)])
+    assert info.value.code == 2 and f"error: {named}: give it once" in capsys.readouterr().err
+
+
+def test_the_service_module_refuses_an_option_given_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    from service.server import main as serve_main
+
+    with pytest.raises(SystemExit) as info:
+        serve_main(["--grace", "1", "--address", "localhost:0", "--grace", "2"])
+    assert info.value.code == 2 and "error: --grace given twice: give it once" in capsys.readouterr().err
+
+
+def test_an_option_value_that_looks_like_the_option_is_not_a_repeat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value after its option is its value (here a bad one), and after "--" come operands."""
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
+    with pytest.raises(SystemExit) as info:
+        main(["analyse", "--exact", "--exact", str(source)])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "argument --exact:" in err and "given twice" not in err
+    status, out, _ = run(capsys, "hint", "--time-limit", "5", "--", str(source))
+    assert status == 0 and json.loads(out[0])["best"] == ["S8"]
