@@ -518,7 +518,8 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
     estimates are to be made again), with estimates for the moves it left unsolved, as
     `analyse` gives them: a trick ahead, deeper (up to `FAVOURITE_TRICKS`) within
     `time_limit` seconds.  Their nodes and time are added to the result's.  The result
-    as it is where every move is solved, and in Bésigue (its search makes its own)."""
+    as it is where every move is solved, and in Bésigue, whose estimates only its
+    search makes (`analyse` with `estimates`)."""
     pos = as_position(position)
     check_limits(time_limit, None)
     if isinstance(pos, BesiguePosition):
