@@ -336,8 +336,12 @@ class Guard:
             if not timed_out(answer):  # solved, or the node limit
                 break
             now = time.monotonic()
-            if own_end is not None and now >= own_end and (self.deadline is None or own_end <= self.deadline):
-                break  # the request's own time limit: an inexact answer, as the library gives
+            if own_end is not None and (self.deadline is None or own_end <= self.deadline):
+                # the request's own time limit: an inexact answer, as the library gives;
+                # also where this slice had all of it (the library may stop a little
+                # short, its estimates done: a slice more would make them again, worse)
+                if now >= own_end or (length is None and stop_at == own_end):
+                    break
             if self.deadline is not None and now >= self.deadline:
                 raise DeadlineReached()
             slice_length = min(slice_length * 2, MAX_SLICE)
@@ -360,7 +364,7 @@ class Guard:
 
         def search(limit: float | None, nodes: int | None) -> Result:
             # the unsolved moves' estimates: once, at the end (Bésigue's search makes its own)
-            last = besigue or self.last_slice(limit, own_end)
+            last = besigue or self.last_slice(limit, nodes, own_end)
             return self._search(
                 engine,
                 lambda: analyse(
@@ -378,11 +382,15 @@ class Guard:
             answer = estimate_unsolved(position if objective is None else position.with_objective(objective), answer)
         return answer
 
-    def last_slice(self, limit: float | None, own_end: float | None) -> bool:
-        """Whether a slice of `limit` seconds from now is the call's last (it reaches the
-        request's own end, `own_end`, or the call's deadline): only that one makes estimates."""
-        ends = [end for end in (own_end, self.deadline) if end is not None]
-        return limit is None or (bool(ends) and time.monotonic() + limit >= min(ends) - 0.001)
+    def last_slice(self, limit: float | None, nodes: int | None, own_end: float | None) -> bool:
+        """Whether a slice of `limit` seconds from now (with a budget of `nodes`) is the
+        call's last that answers: a node-limited call's one search, or the slice that
+        reaches the request's own end, `own_end`.  Only that one makes estimates.  A
+        call with neither limit answers exactly or not at all (its deadline ends it
+        with DEADLINE_EXCEEDED): estimates would be lost."""
+        if nodes is not None or limit is None:
+            return True
+        return own_end is not None and time.monotonic() + limit >= own_end - 0.001
 
     def hint(self, position: AnyPosition, time_limit: float | None = None, node_limit: int | None = None) -> Hint:
         """`solver.hint` within the call's deadline."""
@@ -390,7 +398,7 @@ class Guard:
         own_end = self.own_end(time.monotonic(), time_limit)
 
         def search(limit: float | None, nodes: int | None) -> Hint:
-            last = self.last_slice(limit, own_end)  # estimates only in the last slice: the earlier ones go on in the next
+            last = self.last_slice(limit, nodes, own_end)  # estimates only in the last slice: the earlier ones go on in the next
             return self._search(
                 engine, lambda: hint(position, time_limit=limit, node_limit=nodes, engine=engine, estimates=last)
             )

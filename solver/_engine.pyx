@@ -2381,7 +2381,8 @@ cdef class Engine:
         passes, and per root move valued: (bit, nodes, passes, first guess), for
         benchmarks).
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
-        (the current one included) and what follows shared out evenly; additive
+        (the current one included) and what follows guessed (`horizon_value`: the
+        leaf's weights where the spec has them, else shared out evenly); additive
         values only, in the same tables under a generation of its own before and
         after (its entries are not values, and those kept before are dropped).
         Without `all_moves`, the cards of the mask `exact_moves` are valued exactly

@@ -84,8 +84,9 @@ class Result:
     limit: str | None = None  # "time" or "nodes" when a limit stopped the search
     line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
     # limited: the unsolved moves' estimates are best play over this many tricks
-    # (Bésigue: phase-1 tricks, what follows counted as even; the card games: what
-    # follows guessed from the hands, solver/leaf.py)
+    # (Bésigue: phase-1 tricks, what follows counted as even; the two-sided card
+    # games: what follows guessed from the hands, solver/leaf.py; Putz and
+    # Bassadewitz: shared evenly)
     estimate_tricks: int | None = None
     # the objective the estimates are in where not the result's own (a guide: `raw`, `points`)
     estimate_objective: str | None = None
@@ -344,7 +345,7 @@ def analyse(
             outcome.estimates = outcome.estimate_tricks = None
     else:
         eng = engine_for(pos, engine, tt_megabytes)
-        guessing = estimates and bool(time_limit or node_limit) and focus is None and len(pos.legal_moves()) > 1
+        guessing = estimates and bool(time_limit or node_limit) and exact_moves is None and len(pos.legal_moves()) > 1
         guess_time = time_limit if guessing and not node_limit else None
         search_time = time_limit
         if guess_time:
@@ -518,8 +519,10 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
     estimates are to be made again), with estimates for the moves it left unsolved, as
     `analyse` gives them: a trick ahead, deeper (up to `FAVOURITE_TRICKS`) within
     `time_limit` seconds.  Their nodes and time are added to the result's.  The result
-    as it is where every move is solved, and in Bésigue, whose estimates only its
-    search makes (`analyse` with `estimates`)."""
+    as it is where `analyse` makes none: where no limit stopped it (with `exact_moves`
+    too: the moves left out are not wanted), where it was cancelled or has one legal
+    move, and in Bésigue, whose estimates only its search makes (`analyse` with
+    `estimates`).  A limited result made with `exact_moves` is not one to give them."""
     pos = as_position(position)
     check_limits(time_limit, None)
     if isinstance(pos, BesiguePosition):
@@ -528,6 +531,8 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
         raise OptionError("result", f"must be a solver.Result, got {type(result).__name__}")
     if result.objective != pos.objective:
         raise OptionError("result", f"is for the objective {result.objective!r}, the position's is {pos.objective!r}")
+    if result.limit not in ("time", "nodes") or len(result.moves) < 2:
+        return result  # exact (or with `exact_moves`: the others not wanted), cancelled, or a forced move
     started = time.perf_counter()
     try:
         values = {Card.parse(m.move): m.value for m in result.moves}

@@ -714,6 +714,8 @@ def _estimate_text(position: AnyPosition, tricks: int, objective: str | None) ->
     """What a result's estimates are: how far they look, how they count what follows."""
     if isinstance(position, BesiguePosition):
         rest = "what follows counted as even"
+    elif tricks >= position.tricks_left:
+        rest = "to the end of the deal"
     elif leaf_weights(position.rules) is not None:
         rest = "what follows guessed from the hands"
     else:

@@ -134,9 +134,17 @@ def test_a_limited_analysis_says_what_its_estimates_are() -> None:
                     estimate_objective="raw")
     lines = pretty_result(Position.from_dict(JASS), guided).splitlines()
     assert "  ~: an estimate (not a bound, as raw): best play over 1 trick, what follows guessed from the hands" in lines
-    shared = Result(0, 0, "points", 20, moves, ("HJ",), None, False, 10, 1.0, limit="time", estimate_tricks=2)
+    shared = Result(0, 0, "points", 20, moves, ("HJ",), None, False, 10, 1.0, limit="time", estimate_tricks=1)
     lines = pretty_result(Position.from_dict(BASSADEWITZ), shared).splitlines()  # paranoid: no leaf weights
-    assert "  ~: an estimate (not a bound): best play over 2 tricks, what follows shared evenly" in lines
+    assert "  ~: an estimate (not a bound): best play over 1 trick, what follows shared evenly" in lines
+    # looking as far as the deal goes (a trick begun counts as one), nothing follows
+    late = Position.from_dict(EXAMPLE)
+    assert late.tricks_left == 4
+    to_end = Result(0, 0, "raw", 20, moves, ("HJ",), None, False, 10, 1.0, limit="nodes", estimate_tricks=4)
+    lines = pretty_result(late, to_end).splitlines()
+    assert "  ~: an estimate (not a bound): best play over 4 tricks, to the end of the deal" in lines
+    short = Result(0, 0, "raw", 20, moves, ("HJ",), None, False, 10, 1.0, limit="nodes", estimate_tricks=3)
+    assert "best play over 3 tricks, what follows guessed from the hands" in pretty_result(late, short)
 
 
 def test_lines_of_best_play_are_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -243,6 +243,13 @@ def test_estimates_need_the_analysis_of_that_position() -> None:
     # nothing left unsolved: the result as it was, nothing searched
     same = estimate_unsolved(late, exact)
     assert same == exact and same.nodes == exact.nodes and same.estimate_tricks is None
+    # where analyse makes none: exact with exact_moves (the others not wanted), a forced move
+    chosen = analyse(position, exact_moves=[position.legal_moves()[0]], engine=Engine(64))
+    assert chosen.exact and any(m.value is None for m in chosen.moves)
+    assert estimate_unsolved(position, chosen) is chosen
+    forced = next(p for p in random_positions("jass", 400, seed=5, max_tricks=4) if len(p.legal_moves()) == 1)
+    alone = analyse(forced, node_limit=1, estimates=False)
+    assert estimate_unsolved(forced, alone) is alone and alone == analyse(forced, node_limit=1)
     with pytest.raises(OptionError, match="result.*legal moves"):
         estimate_unsolved(position, replace(plain, moves=plain.moves[1:]))
     with pytest.raises(OptionError, match="result.*objective 'score'.*'raw'"):
@@ -251,6 +258,19 @@ def test_estimates_need_the_analysis_of_that_position() -> None:
         estimate_unsolved(position, plain.to_dict())  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="time_limit"):
         estimate_unsolved(position, plain, time_limit=-1)
+
+
+@pytest.mark.parametrize("game, fields, objective, guide", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
+def test_no_estimates_for_chosen_moves_where_every_move_is_valued(
+    game: str, fields: dict, objective: str, guide: str
+) -> None:
+    """Where every move is valued all the same (`has_transform`), `exact_moves` named
+    no focus, and the estimates came as without it (a helper's audit): a play
+    analysis, trump table or puzzle check under a time limit lost a tenth of it."""
+    position = full_deal(game, 1, **fields).with_objective(objective)
+    chosen = analyse(position, node_limit=1, engine=Engine(8), exact_moves=[position.legal_moves()[0]])
+    assert not chosen.exact and chosen.estimate_tricks is None and chosen.estimate_objective is None
+    assert all(m.estimate is None for m in chosen.moves)
 
 
 def test_no_estimates_when_not_asked_for_exact_or_for_chosen_moves() -> None:
