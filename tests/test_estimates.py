@@ -252,6 +252,9 @@ def test_estimates_need_the_analysis_of_that_position() -> None:
     assert estimate_unsolved(forced, alone) is alone and alone == analyse(forced, node_limit=1)
     with pytest.raises(OptionError, match="result.*legal moves"):
         estimate_unsolved(position, replace(plain, moves=plain.moves[1:]))
+    renamed = replace(plain, moves=(replace(plain.moves[0], move="??"), *plain.moves[1:]))
+    with pytest.raises(OptionError, match="result.*legal moves"):
+        estimate_unsolved(position, renamed)
     with pytest.raises(OptionError, match="result.*objective 'score'.*'raw'"):
         estimate_unsolved(position.with_objective("raw"), plain)
     with pytest.raises(OptionError, match="result.*solver.Result"):
@@ -285,3 +288,16 @@ def test_no_estimates_when_not_asked_for_exact_or_for_chosen_moves() -> None:
     assert exact.exact and exact.estimate_tricks is None
     with pytest.raises(OptionError, match="estimates"):
         analyse(late, estimates="no")  # type: ignore[arg-type]
+
+
+def test_a_besigue_result_keeps_the_estimates_its_search_made() -> None:
+    import random
+
+    from .besigue_random import random_position
+
+    deep = random_position(random.Random(3), 30)
+    made = analyse(deep, node_limit=2000)
+    assert not made.exact and made.estimate_tricks is not None
+    assert estimate_unsolved(deep, made) is made
+    bare = analyse(deep, node_limit=2000, estimates=False)
+    assert bare.estimate_tricks is None and estimate_unsolved(deep, bare) is bare  # only its search makes them

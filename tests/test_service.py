@@ -1052,6 +1052,38 @@ def test_the_client_retries_while_the_server_is_unavailable() -> None:
         late.stop()
 
 
+@pytest.mark.parametrize("call", ["sync batch", "async hint", "async batch"])
+def test_every_client_call_retries_while_the_server_is_unavailable(call: str) -> None:
+    """The unary call's retries are tested above; a batch, and the async client's
+    calls, retry the same way until the server is up (and give up with UNAVAILABLE)."""
+    port = free_port()
+    late = BackgroundServer(ServerConfig(address=f"localhost:{port}", workers=1, tt_memory_mb=8))
+    starter = threading.Timer(0.4, late.start)
+    starter.start()
+
+    async def async_call(address: str, retries: int) -> list[Any]:
+        async with AsyncClient(address, retries=retries, backoff=0.1, timeout=10) as c:
+            if call == "async hint":
+                return [(await c.hint(EXAMPLE)).best]
+            return [answer.best async for _, answer in c.analyse_batch([EXAMPLE, EXAMPLE])]  # type: ignore[union-attr]
+
+    def answers(address: str, retries: int) -> list[Any]:
+        if call == "sync batch":
+            with Client(address, retries=retries, backoff=0.1, timeout=10) as c:
+                return [answer.best for _, answer in c.analyse_batch([EXAMPLE, EXAMPLE])]  # type: ignore[union-attr]
+        return asyncio.run(async_call(address, retries))
+
+    try:
+        expected = [("S8",)] if call == "async hint" else [("S8",), ("S8",)]
+        assert answers(f"localhost:{port}", 6) == expected
+        with pytest.raises(grpc.RpcError) as info:
+            answers(f"localhost:{free_port()}", 1)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+    finally:
+        starter.join()
+        late.stop()
+
+
 def test_the_client_waits_between_retries_only_within_its_timeout() -> None:
     """Nobody listens: the waits are backoff, 2 x backoff... between the attempts, none
     after the last, and none past the call's timeout."""
@@ -1203,6 +1235,29 @@ def test_a_token_that_cannot_guard_the_server_is_refused(
         argv += ["--token-file", str(tmp_path / "token")]
     assert serve_main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_token_file_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    from service.config import read_token
+
+    missing, empty, binary = tmp_path / "none", tmp_path / "empty", tmp_path / "binary"
+    empty.write_text(" \n")
+    binary.write_bytes(b"\xff\xfe tok")
+    for path, message in ((missing, "No such file or directory"), (empty, "is empty: the server would take calls"),
+                          (binary, "not UTF-8 text")):  # fmt: skip
+        with pytest.raises(ValueError) as info:
+            read_token(str(path))
+        assert str(info.value).startswith(f"--token-file {path}") and message in str(info.value)
+
+
+def test_which_addresses_only_this_machine_reaches() -> None:
+    """`plis serve` warns when it listens on another without TLS and a token."""
+    from service.config import is_loopback
+
+    for address in ("localhost:50051", "127.0.0.1:1", "127.1.2.3:1", "[::1]:50051", "unix:/tmp/plis.sock"):
+        assert is_loopback(address), address
+    for address in ("0.0.0.0:50051", "[::]:1", ":50051", "10.0.0.1:1", "example.org:443"):
+        assert not is_loopback(address), address
 
 
 def test_the_token_scheme_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1471,3 +1526,59 @@ def test_only_the_slice_that_answers_makes_estimates(monkeypatch: pytest.MonkeyP
     # a node limit's one search answers, deadline or not: with its estimates
     counted = server_module.Guard(time.monotonic() + 30, 64).analyse(position, node_limit=5000)
     assert calls == [True] and counted.estimate_tricks == 1
+
+
+def test_calls_past_max_pending_are_refused_until_one_ends() -> None:
+    """README: `--max-pending` bounds the calls running or waiting; beyond, RESOURCE_EXHAUSTED."""
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, max_pending=1)) as one:
+        with grpc.insecure_channel(one.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            deep = stub.Analyse.future(pb.AnalyseRequest(position=convert.position_from_dict(HARD_DEAL)), timeout=60)
+            time.sleep(0.3)  # admitted, searching
+            with pytest.raises(grpc.RpcError) as info:
+                stub.Hint(pb.HintRequest(position=convert.position_from_dict(EXAMPLE)), timeout=10)
+            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED  # type: ignore[attr-defined]
+            assert "1 calls pending already" in info.value.details()  # type: ignore[attr-defined]
+            deep.cancel()
+            for _ in range(50):  # the cancelled call lets its place go once its search stops
+                try:
+                    answer = stub.Hint(pb.HintRequest(position=convert.position_from_dict(EXAMPLE)), timeout=10)
+                    break
+                except grpc.RpcError as exc:
+                    assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED  # type: ignore[attr-defined]
+                    time.sleep(0.05)
+            assert list(answer.best) == ["S8"]
+
+
+def test_a_bug_is_internal_for_its_call_or_batch_position_and_the_server_goes_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure that is not bad input: INTERNAL with what it was, logged; in a batch,
+    that position's error; the server keeps serving."""
+    import service.server as server_module
+
+    real = server_module.analyse
+
+    def broken(position: Any, **kwargs: Any) -> Any:
+        if position.rules.name == "belote":
+            raise RuntimeError("a planted fault")
+        return real(position, **kwargs)
+
+    monkeypatch.setattr(server_module, "analyse", broken)
+    belote = {"game": "belote", "trump": "H", "hands": deal_of("belote", 1, "H")}
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)) as one:
+        with grpc.insecure_channel(one.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            with pytest.raises(grpc.RpcError) as info:
+                stub.Analyse(pb.AnalyseRequest(position=convert.position_from_dict(belote)), timeout=10)
+            assert info.value.code() == grpc.StatusCode.INTERNAL  # type: ignore[attr-defined]
+            assert info.value.details() == "internal error: RuntimeError: a planted fault"  # type: ignore[attr-defined]
+            batch = pb.AnalyseBatchRequest(positions=[convert.position_from_dict(p) for p in (EXAMPLE, belote, EXAMPLE)])
+            answers = {a.index: a for a in stub.AnalyseBatch(batch, timeout=20)}
+            assert sorted(answers) == [0, 1, 2]
+            assert answers[1].error.reason == "INTERNAL" and answers[1].error.field == "position"
+            assert answers[1].error.message == "RuntimeError: a planted fault"
+            assert list(answers[0].result.best) == list(answers[2].result.best) == ["S8"]
+            hinted = stub.Hint(pb.HintRequest(position=convert.position_from_dict(EXAMPLE)), timeout=10)
+            assert list(hinted.best) == ["S8"]
+    assert "internal error" in caplog.text and "a planted fault" in caplog.text
