@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -286,6 +287,30 @@ def test_trump_table_needs_a_deal_before_play() -> None:
     with pytest.raises(PositionError, match="give no played cards") as info:
         trump_table(data)
     assert info.value.field == "played"
+
+
+def test_trump_table_of_a_position_object_is_checked_as_its_json() -> None:
+    """A Position given as it is (not its dict) is held to the same: a game with a
+    trump, a deal before play, seat 0 to lead; Bésigue's JSON names its own reason."""
+    belote = {"game": "belote", "trump": "H", "hands": deal_of("belote", 4, "H")}
+    assert trump_table(Position.from_dict(belote)) == trump_table({**belote, "trump": "S"})
+    cases = [
+        ({"game": "bassadewitz", "hands": deal_of("bassadewitz", 1)}, "game", "bassadewitz has no trump"),
+        ({**belote, "deal": belote["hands"], "played": ["C7"]}, "played", "give no played cards"),
+        ({**belote, "trick": ["C7"], "hands": [h.replace("C7", "").strip() if i == 0 else h
+                                              for i, h in enumerate(belote["hands"])]}, "trick", "a deal before play"),
+        ({**belote, "leader": 1}, "leader", "seat 0 leads the first trick"),
+    ]
+    for data, field, message in cases:
+        data = {k: v for k, v in data.items() if not (k == "hands" and "deal" in data)}
+        with pytest.raises(PositionError, match=message) as info:
+            trump_table(Position.from_dict(data))
+        assert info.value.field == field, data
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    besigue = json.loads((examples / "besigue.jsonl").read_text().splitlines()[0])
+    with pytest.raises(PositionError, match="suit of the retourne") as info:
+        trump_table(json.dumps(besigue))
+    assert info.value.field == "game"
 
 
 def test_trump_table_ignores_a_given_trump_and_contract_seat() -> None:

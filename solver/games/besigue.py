@@ -90,22 +90,6 @@ class Besigue(Rules):
             return TRUMP_MARRIAGE_POINTS if cards[0].suit == self.trump else MARRIAGE_POINTS
         return FIXED_POINTS[kind]
 
-    def meld_shape_ok(self, kind: str, cards: Sequence[Card]) -> bool:
-        """Whether `cards` (any order) form a meld of `kind`, ignoring marks."""
-        ranks = sorted(c.rank for c in cards)
-        if kind == "marriage":
-            return len(cards) == 2 and ranks == ["K", "Q"] and cards[0].suit == cards[1].suit
-        if kind == "besigue":
-            return sorted(cards) == sorted(BESIGUE_CARDS)
-        if kind == "double_besigue":
-            return sorted(cards) == sorted(BESIGUE_CARDS * 2)
-        if kind == "sequence":
-            return len(cards) == 5 and {c.suit for c in cards} == {self.trump} and set(ranks) == set(SEQUENCE_RANKS)
-        if kind in FOUR_POINTS:
-            rank = next(r for r, k in FOUR_KIND.items() if k == kind)
-            return len(cards) == 4 and all(c.rank == rank for c in cards)
-        return False
-
     def kinds_of(self, card: Card) -> tuple[str, ...]:
         """The meld kinds a card can take part in (its possible marks)."""
         kinds = []
