@@ -175,15 +175,6 @@ def print_rows(row: dict[str, Any], out: Any = None) -> None:
         )
 
 
-def print_table(rows: list[dict[str, Any]], out: Any = None) -> None:
-    out = out or sys.stdout
-    print(HEAD, file=out)
-    print("-" * len(HEAD), file=out)
-    for row in rows:
-        print_rows(row, out)
-    print(FOOT, file=out)
-
-
 def goal_lines(rows: list[dict[str, Any]]) -> list[str]:
     """Each set's full-analysis goal and whether this run met it."""
     lines = []
