@@ -412,7 +412,7 @@ class Guard:
             # move all the same, by the estimates a trick or so ahead, as the library's
             started = time.monotonic()
             named = self._search(engine, lambda: hint(position, time_limit=LEAST_HINT_TIME, engine=engine))
-            answer = replace(named, nodes=answer.nodes + named.nodes,
+            answer = replace(named, nodes=answer.nodes + named.nodes, limit=answer.limit,
                              time_ms=answer.time_ms + (time.monotonic() - started) * 1000.0)
         return answer
 

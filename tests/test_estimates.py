@@ -223,7 +223,7 @@ def test_estimates_added_to_a_result_are_those_analyse_gives(game: str, fields: 
     added = estimate_unsolved(position, plain)
     assert added == analyse(position, node_limit=1, engine=Engine(8))  # moves, order, bounds, estimates
     assert added.estimate_tricks == 1 and all(m.estimate is not None for m in unsolved(added))
-    assert added.nodes > plain.nodes and added.time_ms >= plain.time_ms
+    assert added.nodes > plain.nodes and added.time_ms > plain.time_ms
     # deeper within a time limit, never past FAVOURITE_TRICKS
     deeper = estimate_unsolved(position, plain, time_limit=5.0)
     assert deeper.estimate_tricks == 3
@@ -301,3 +301,27 @@ def test_a_besigue_result_keeps_the_estimates_its_search_made() -> None:
     assert estimate_unsolved(deep, made) is made
     bare = analyse(deep, node_limit=2000, estimates=False)
     assert bare.estimate_tricks is None and estimate_unsolved(deep, bare) is bare  # only its search makes them
+
+
+def test_added_estimates_are_kept_within_the_results_bounds() -> None:
+    """Within each move's bounds where in the objective's own values (a result whose
+    bounds were narrowed: an analysis's all-moves search leaves the static ones)."""
+    position = full_deal("jass", 2, trump="S")
+    plain = analyse(position, node_limit=1, engine=Engine(8), estimates=False)
+    free = {m.move: m.estimate for m in estimate_unsolved(position, plain).moves}
+    assert free["CQ"] == -83
+    narrowed = replace(plain, moves=tuple(replace(m, upper=-100) if m.move == "CQ" else m for m in plain.moves))
+    assert {m.move: m.estimate for m in estimate_unsolved(position, narrowed).moves}["CQ"] == -100
+
+
+def test_estimates_for_a_choice_of_two() -> None:
+    position = Position.from_dict({
+        "game": "jass", "trump": "obenabe", "trick": ["C7"], "leader": 1, "scored": [37, 36], "tricks": [1, 0],
+        "hands": ["CJ C9 C8 HQ H9 H8 H7 DT", "CA CQ SA HK HJ DJ D8", "CK C6 SK ST S6 HT H6 DA",
+                  "CT SQ SJ HA DK DQ D9 D6"],
+    })  # fmt: skip
+    assert len(position.legal_moves()) == 2
+    plain = analyse(position, node_limit=1, engine=Engine(8), estimates=False)
+    added = estimate_unsolved(position, plain)
+    assert [(m.move, m.estimate) for m in added.moves] == [("CK", -22), ("C6", -30)] and added.estimate_tricks == 1
+    assert added == analyse(position, node_limit=1, engine=Engine(8))

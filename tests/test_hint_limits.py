@@ -320,3 +320,135 @@ def test_a_time_limited_service_hint_names_a_move_when_a_slice_overruns(monkeypa
     position = full_deal("jass", 1, trump="C")
     found = guard.hint(position, time_limit=0.052)
     assert found.best and found.best[0] in {str(c) for c in position.legal_moves()}, found
+
+
+# --- from a mutation audit of solver/analysis.py: what each of these kills is named ---------
+
+
+def test_a_time_limited_analysis_leaves_its_estimates_a_tenth_at_most_30_ms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search gets the limit less min(a tenth, 30 ms), less what the call spent
+    before it (a share of `max`, a larger cap, or the set-up not counted passed)."""
+    given: list[Any] = []
+    real = compile_module.solve
+
+    def recording(pos: Any, engine: Any, **kwargs: Any) -> Any:
+        given.append(kwargs["time_limit"])
+        return real(pos, engine, **kwargs)
+
+    monkeypatch.setattr(compile_module, "solve", recording)
+    deal = full_deal("jass", 4, trump="H")  # more than 3 million nodes: not solved in a second
+    analyse(deal, time_limit=0.05, engine=Engine(8))
+    analyse(deal, time_limit=1.0, engine=Engine(8))
+    assert 0.042 <= given[0] <= 0.045 and 0.965 <= given[1] <= 0.970, given
+    slow = analysis_module.engine_for
+
+    def slow_set_up(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.02)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(analysis_module, "engine_for", slow_set_up)
+    given.clear()
+    analyse(deal, time_limit=1.0, engine=Engine(8))
+    assert given[0] <= 0.951  # the 20 ms of set-up are the call's
+
+
+def unsolving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`solve` stopped by a node limit of 1 whatever it is asked: nothing solved in a
+    complete deal, however fast the machine, so estimates decide."""
+    real = compile_module.solve
+
+    def stopped(pos: Any, engine: Any, **kwargs: Any) -> Any:
+        return real(pos, engine, **{**kwargs, "node_limit": 1})
+
+    monkeypatch.setattr(compile_module, "solve", stopped)
+
+
+def test_an_unsolved_analysis_estimates_as_deep_as_its_time_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three tricks ahead (`FAVOURITE_TRICKS`), not one (a deadline lost on the way)."""
+    unsolving(monkeypatch)
+    monkeypatch.setattr(analysis_module, "ANALYSE_ESTIMATE_TIME", 1.0)
+    deal = full_deal("jass", 4, trump="H")
+    result = analyse(deal, time_limit=3.0, engine=Engine(8))
+    assert result.limit == "nodes" and result.estimate_tricks == 3
+    deeper = estimate(deal, Engine(1), 3)
+    assert deeper is not None
+    assert {m.move: m.estimate for m in result.moves} == {str(c): v for c, v in deeper.items()}
+
+
+def test_a_time_limited_hint_that_solves_nothing_names_its_deepest_favourite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its favourite three tricks ahead (not one trick's, made again; not deeper)."""
+    unsolving(monkeypatch)
+    deal = full_deal("jass", 4, trump="H")
+    found = hint(deal, time_limit=5.0, engine=Engine(8))
+    deeper = estimate(deal, Engine(1), 3)
+    assert deeper is not None
+    best = max(deeper.values())  # type: ignore[type-var]
+    assert found.value is None and found.estimate_tricks == 3 and found.estimate == best
+    assert found.best == (str(min(c for c, v in deeper.items() if v == best)),)
+
+
+def test_a_cancelled_call_makes_no_estimates() -> None:
+    deal = full_deal("jass", 4, trump="H")
+    engine = Engine(8)
+    engine.cancel(before_start=True)
+    result = analyse(deal, time_limit=1.0, engine=engine)
+    assert result.limit == "cancelled" and result.estimate_tricks is None
+    assert all(m.estimate is None for m in result.moves)
+    for game, fields, objective in (("putz", {"trump": "C"}, "pomme"), ("bassadewitz", {}, "all_tricks")):
+        engine = Engine(8)  # every move valued (has_transform): a cancel names nothing either
+        engine.cancel(before_start=True)
+        found = hint(full_deal(game, 1, **fields).with_objective(objective), time_limit=1.0, engine=engine)
+        assert (found.best, found.limit, found.estimate) == ((), "cancelled", None)
+
+
+def test_a_hint_valuing_every_move_keeps_a_fifth_of_its_time_for_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[Any] = []
+    real = analysis_module.analyse
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        given.append(kwargs["time_limit"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis_module, "analyse", recording)
+    hint(full_deal("putz", 1, trump="C").with_objective("pomme"), time_limit=0.5, engine=Engine(8))
+    assert 0.395 <= given[0] <= 0.4
+
+
+def test_a_solved_hint_counts_its_estimates_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    estimated: list[int] = []
+    searched: list[int] = []
+    real_estimates, real_solve = compile_module.estimate_search, compile_module.solve
+
+    def estimates(*args: Any, **kwargs: Any) -> Any:
+        found, nodes = real_estimates(*args, **kwargs)
+        estimated.append(nodes)
+        return found, nodes
+
+    def solve(*args: Any, **kwargs: Any) -> Any:
+        outcome = real_solve(*args, **kwargs)
+        searched.append(outcome.nodes)
+        return outcome
+
+    monkeypatch.setattr(compile_module, "estimate_search", estimates)
+    monkeypatch.setattr(compile_module, "solve", solve)
+    found = hint(full_deal("belote", 4, trump="H"), time_limit=60.0, engine=Engine(8))
+    assert found.exact and estimated and found.nodes == sum(estimated) + sum(searched)
+
+
+def test_a_limited_analysis_names_every_best_solved_move() -> None:
+    position = Position.from_dict({
+        "game": "belote", "trump": "D", "objective": "raw", "scored": [79, 81], "tricks": [0, 2],
+        "hands": ["SQ S7 HT H8 DA DK", "CQ CT C9 S8 HQ D9", "CK C8 SJ ST S9 H9", "CJ HA HJ H7 D8 D7"],
+    })  # fmt: skip
+    result = analyse(position, node_limit=50, engine=Engine(8))
+    assert not result.exact and (result.value, result.best) == (-53, ("SQ", "S7"))
+    assert [m.value for m in result.moves[:2]] == [-53, -53]
+
+
+def test_a_result_stopped_while_following_its_line_has_none() -> None:
+    position = full_deal("belote", 1, trump="H")
+    outcome = compile_module.solve(position, Engine(8), all_moves=True)
+    assert outcome.line
+    outcome.limit = "cancelled"
+    result = analysis_module._result(position, outcome, 1.0)
+    assert (result.exact, result.points, result.line) == (False, None, ())

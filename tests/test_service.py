@@ -55,6 +55,7 @@ from solver import (
     trump_table,
     verify_puzzle,
 )
+from solver.analysis import Hint
 from solver.features import ClaimError
 
 from .randompos import random_positions
@@ -1512,10 +1513,17 @@ def test_only_the_slice_that_answers_makes_estimates(monkeypatch: pytest.MonkeyP
         calls.append(kwargs["estimates"])
         return real(position, **kwargs)
 
-    monkeypatch.setattr(server_module, "analyse", recording)
+    slices: list[Any] = []
+
+    def kept(position: Any, **kwargs: Any) -> Any:
+        slices.append(recording(position, **kwargs))
+        return slices[-1]
+
+    monkeypatch.setattr(server_module, "analyse", kept)
     position = load_position(HARD_DEAL)
     timed = server_module.Guard(None, 64).analyse(position, time_limit=0.3)  # 50, 100, then the last 150 ms
     assert calls == [False, False, True], calls
+    assert timed.nodes == sum(s.nodes for s in slices) and timed.time_ms >= sum(s.time_ms for s in slices)
     assert not timed.exact and timed.estimate_tricks is not None
     assert all(m.estimate is not None for m in timed.moves if m.value is None)
     calls.clear()
@@ -1582,3 +1590,43 @@ def test_a_bug_is_internal_for_its_call_or_batch_position_and_the_server_goes_on
             hinted = stub.Hint(pb.HintRequest(position=convert.position_from_dict(EXAMPLE)), timeout=10)
             assert list(hinted.best) == ["S8"]
     assert "internal error" in caplog.text and "a planted fault" in caplog.text
+
+
+def test_run_spends_what_is_left_of_the_node_budget() -> None:
+    from service.server import Guard
+
+    calls: list[Any] = []
+
+    def search(limit: Any, nodes: Any) -> Hint:
+        calls.append((limit, nodes))
+        return Hint((), None, False, nodes=300, time_ms=1.0, limit="time" if len(calls) == 1 else "nodes")
+
+    answer = Guard(None, 8).run(search, None, 1000, timed_out=lambda a: a.limit == "time")
+    assert calls == [(None, 1000), (None, 700)] and answer.nodes == 600
+
+
+def test_a_call_with_a_time_limit_answers_a_margin_before_its_deadline() -> None:
+    from service.server import ANSWER_MARGIN, Guard
+
+    guard = Guard(time.monotonic() + 1.0, 8)
+    assert guard.deadline is not None and guard.answer_by is not None
+    assert guard.deadline - guard.answer_by == pytest.approx(ANSWER_MARGIN, abs=1e-4)
+    short = Guard(time.monotonic() + 0.1, 8)  # at most a fifth of the time it has
+    assert short.deadline is not None and short.answer_by is not None
+    assert short.deadline - short.answer_by == pytest.approx(0.02, abs=1e-3)
+
+
+def test_a_hint_left_without_estimates_names_the_librarys_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback after a slice without estimates: the library's move and estimate,
+    the slice's nodes counted, and the request's own limit said."""
+    import service.server as server_module
+    from solver import Engine
+
+    from .test_engine import full_deal
+
+    monkeypatch.setattr(server_module.Guard, "last_slice", lambda self, limit, nodes, own_end: False)
+    position = full_deal("jass", 1, trump="C")
+    found = server_module.Guard(None, 8).hint(position, node_limit=1)
+    library = hint(position, node_limit=1, engine=Engine(8))
+    assert (found.best, found.estimate) == (library.best, library.estimate) == (("HT",), 28)
+    assert found.nodes == 1 + library.nodes and found.limit == library.limit == "nodes"
