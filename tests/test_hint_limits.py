@@ -339,7 +339,8 @@ def test_a_time_limited_analysis_leaves_its_estimates_a_tenth_at_most_30_ms(monk
     deal = full_deal("jass", 4, trump="H")  # more than 3 million nodes: not solved in a second
     analyse(deal, time_limit=0.05, engine=Engine(8))
     analyse(deal, time_limit=1.0, engine=Engine(8))
-    assert 0.042 <= given[0] <= 0.045 and 0.965 <= given[1] <= 0.970, given
+    # less what the call spent before its search (a millisecond or so; more on a loaded machine)
+    assert 0.035 <= given[0] <= 0.045 and 0.955 <= given[1] <= 0.970, given
     slow = analysis_module.engine_for
 
     def slow_set_up(*args: Any, **kwargs: Any) -> Any:
@@ -411,7 +412,7 @@ def test_a_hint_valuing_every_move_keeps_a_fifth_of_its_time_for_estimates(monke
 
     monkeypatch.setattr(analysis_module, "analyse", recording)
     hint(full_deal("putz", 1, trump="C").with_objective("pomme"), time_limit=0.5, engine=Engine(8))
-    assert 0.395 <= given[0] <= 0.4
+    assert 0.385 <= given[0] <= 0.4
 
 
 def test_a_solved_hint_counts_its_estimates_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
