@@ -224,9 +224,12 @@ def limits_from_message(limits: pb.SearchLimits) -> tuple[float | None, int | No
 # --- values and results ----------------------------------------------------------------
 
 
-def value_message(value: Value | None) -> pb.Value:
+def value_message(value: Value | None) -> pb.Value | None:
+    """A value's message; None (the field left unset, as the proto says) for none: an
+    empty Value would be a field set without a value, which a client in another
+    language may read as present (and its number as 0)."""
     if value is None:
-        return pb.Value()
+        return None
     if isinstance(value, bool):
         return pb.Value(flag=value)
     return pb.Value(number=int(value))
@@ -431,8 +434,9 @@ def trumps_from(message: pb.TrumpTableResponse) -> TrumpTable:
 def claim_message(claim: Claim | Mapping[str, Any]) -> pb.Claim:
     checked = Claim.from_dict(claim)  # the library's checks: a ClaimError names the field
     message = pb.Claim(best=list(checked.best))
-    if checked.value is not None:
-        message.value.CopyFrom(value_message(checked.value))
+    claimed = value_message(checked.value)
+    if claimed is not None:
+        message.value.CopyFrom(claimed)
     if checked.unique is not None:
         message.unique = checked.unique
     return message

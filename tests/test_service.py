@@ -1630,3 +1630,22 @@ def test_a_hint_left_without_estimates_names_the_librarys_move(monkeypatch: pyte
     library = hint(position, node_limit=1, engine=Engine(8))
     assert (found.best, found.estimate) == (library.best, library.estimate) == (("HT",), 28)
     assert found.nodes == 1 + library.nodes and found.limit == library.limit == "nodes"
+
+
+def test_a_value_not_found_is_left_unset_on_the_wire(server: BackgroundServer) -> None:
+    """The proto says unset; an empty Value was sent, which a client in another
+    language reads as present (its number 0).  Python's decoding read either as None."""
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        position = convert.position_from_dict(HARD_DEAL)
+        limits = pb.SearchLimits(node_limit=1)
+        result = stub.Analyse(pb.AnalyseRequest(position=position, limits=limits), timeout=20).result
+        assert not result.exact and not result.HasField("value")
+        assert result.moves and all(not m.HasField("value") and m.HasField("estimate") for m in result.moves)
+        found = stub.Hint(pb.HintRequest(position=position, limits=limits), timeout=20)
+        assert len(found.best) == 1 and not found.HasField("value") and found.HasField("estimate")
+        solved = stub.Analyse(pb.AnalyseRequest(position=convert.position_from_dict(EXAMPLE)), timeout=20).result
+        assert solved.HasField("value") and all(m.HasField("value") for m in solved.moves)
+        assert solved.value.WhichOneof("kind") == "number"
+    assert not convert.claim_message({"best": ["S8"]}).HasField("value")
+    assert convert.claim_message({"value": 0}).value.WhichOneof("kind") == "number"
