@@ -108,14 +108,20 @@ def fit(rows: list[tuple[list[int], int]]) -> Any:
     return weights
 
 
+def written_weights(rows: list[tuple[list[int], int]]) -> tuple[int, ...]:
+    """The weights fitted on `rows`, in 1/LEAF_SCALE, rounded as the file holds them."""
+    from solver.leaf_weights import LEAF_SCALE
+
+    return tuple(round(w * LEAF_SCALE) for w in fit(rows))
+
+
 def held_out(rows: list[tuple[list[int], int]]) -> tuple[float, float]:
     """Mean absolute error on the last third of `rows` of the even share and of the
     weights fitted on the rest (rounded as written)."""
     from solver.leaf import scaled_down
-    from solver.leaf_weights import LEAF_SCALE
 
     cut = len(rows) * 2 // 3
-    weights = [round(w * LEAF_SCALE) for w in fit(rows[:cut])]
+    weights = written_weights(rows[:cut])
     test = rows[cut:]
     even = sum(abs(g) for _, g in test) / len(test)
     model = sum(abs(g - scaled_down(sum(w * f for w, f in zip(weights, x, strict=True)))) for x, g in test) / len(test)
@@ -151,7 +157,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from solver.analysis import as_position
     from solver.leaf import FEATURES
-    from solver.leaf_weights import LEAF_SCALE
 
     table: dict[tuple[str, int, str], list[tuple[int, ...]]] = {}
     for sets, trumps, key in TARGETS:
@@ -160,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         for tricks_left in range(1, hand_size):
             rows = sample(sets, trumps, key, tricks_left, args.positions)
             even, model = held_out(rows)
-            weights = tuple(round(w * LEAF_SCALE) for w in fit(rows))
+            weights = written_weights(rows)
             rows_out.append(weights)
             print(f"{'/'.join(map(str, key)):<22} {tricks_left} tricks left: mean error {even:6.1f} shared evenly,"
                   f" {model:6.1f} by the weights  {weights}", flush=True)

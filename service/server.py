@@ -374,11 +374,10 @@ class Guard:
             )
 
         answer = self.run(search, time_limit, node_limit)
-        unsolved = any(move.value is None for move in answer.moves)
-        if (answer.limit in ("time", "nodes") and unsolved and answer.estimate_tricks is None and not besigue
-                and exact_moves is None and len(answer.moves) > 1):
+        if exact_moves is None and answer.estimate_tricks is None:
             # a slice without estimates ended past the limit (it waited for the GIL): the
-            # unsolved moves' estimates all the same, a trick ahead
+            # unsolved moves' estimates all the same, a trick ahead (estimate_unsolved
+            # leaves alone the answers analyse makes none for: exact, cancelled, Bésigue...)
             answer = estimate_unsolved(position if objective is None else position.with_objective(objective), answer)
         return answer
 

@@ -169,8 +169,6 @@ cdef struct Tables:
 # additive, both sides' totals); `key_hi` tricks left (top 4 bits, also the entry's
 # depth for replacement), leader, cards on the trick, the absolute-values flag, and
 # which sides have taken a trick.
-
-
 cdef struct Entry:
     uint64_t key
     int16_t lower

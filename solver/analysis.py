@@ -520,8 +520,8 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
     `analyse` gives them: a trick ahead, deeper (up to `FAVOURITE_TRICKS`) within
     `time_limit` seconds.  Their nodes and time are added to the result's.  The result
     as it is where `analyse` makes none: where no limit stopped it (with `exact_moves`
-    too: the moves left out are not wanted), where it was cancelled or has one legal
-    move, and in Bésigue, whose estimates only its search makes (`analyse` with
+    too: the moves left out are not wanted), where it was cancelled, has one legal
+    move or left none unsolved, and in Bésigue, whose estimates only its search makes (`analyse` with
     `estimates`).  A limited result made with `exact_moves` is not one to give them."""
     pos = as_position(position)
     check_limits(time_limit, None)
@@ -531,8 +531,8 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
         raise OptionError("result", f"must be a solver.Result, got {type(result).__name__}")
     if result.objective != pos.objective:
         raise OptionError("result", f"is for the objective {result.objective!r}, the position's is {pos.objective!r}")
-    if result.limit not in ("time", "nodes") or len(result.moves) < 2:
-        return result  # exact (or with `exact_moves`: the others not wanted), cancelled, or a forced move
+    if result.limit not in ("time", "nodes") or len(result.moves) < 2 or all(m.value is not None for m in result.moves):
+        return result  # exact (or with `exact_moves`: the others not wanted), cancelled, a forced move, all solved
     started = time.perf_counter()
     try:
         values = {Card.parse(m.move): m.value for m in result.moves}
@@ -719,7 +719,7 @@ def hint(
             return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed, limit=outcome.limit)
         if outcome.estimates and guessing:  # Bésigue's, a phase-1 trick or more ahead
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
-            guesses.sort(key=lambda mv: (-preference(pos, mv[1]), move_key(pos, mv[0])))
+            guesses.sort(key=lambda mv: (-estimate_preference(pos, None, int(mv[1])), move_key(pos, mv[0])))
             return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1],
                         limit=outcome.limit, estimate_tricks=outcome.estimate_tricks)
         if isinstance(pos, BesiguePosition) and guessing and outcome.limit != "cancelled":
