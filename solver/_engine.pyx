@@ -76,6 +76,11 @@ cdef struct Ctx:
     int64_t claims               # positions settled by camp_claims
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
+    # the bounds a limit left on the root move it stopped in (-INF, INF: none): what
+    # its MTD(f)'s finished tests had proven (value_after_root_move keeps them only
+    # where they bound the move's value)
+    int stop_lower
+    int stop_upper
     # inside a trick, per leader, tricks left, mover and winning card so far: the
     # card that last cut off there (255: none); see trick_killer_slot
     uint8_t trick_killer[MAX_SEATS * 16 * MAX_SEATS * MAX_BITS]
@@ -1904,6 +1909,8 @@ cdef int mtdf(Ctx* c, int guess, int lo=-INF, int hi=INF) noexcept nogil:
             b = beta
         g = search(c, a, b)
         if c.aborted:
+            c.stop_lower = lower
+            c.stop_upper = upper
             return 0
         if a < g < b:
             return g
@@ -1934,6 +1941,8 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
     cdef int v, r, threshold, total
     cdef bint made, declarer = t.max_side == t.nat_side
     settled_by[0] = t.settle
+    c.stop_lower = -INF
+    c.stop_upper = INF
     if t.settle == SETTLE_NAT:
         threshold = 1 if t.nat_on_tie else 0
         if exact and t.nat_fold and (guess < threshold if declarer else guess > -threshold):
@@ -1943,7 +1952,10 @@ cdef int value_after_root_move(Ctx* c, int guess, int alpha, int beta, bint exac
         t.settle = SETTLE_ADDITIVE
         if exact and t.made_fold and (guess >= threshold if declarer else guess <= -threshold):
             # the guess is a made contract's: MTD(f) on the raw difference from it,
-            # exact only where made, ended by a bound short of made (not made)
+            # exact only where made, ended by a bound short of made (not made).  If a
+            # limit stops it, its bounds hold the settled value too: it tests only in
+            # the made region, so a bound toward made says made, and one away from it
+            # holds a nat as well (a nat is worse for the declarers than made)
             if declarer:
                 v = mtdf(c, guess, threshold, INF)
                 made = v >= threshold
@@ -2411,7 +2423,7 @@ cdef class Engine:
         cdef bint is_best[64]
         cdef bint worse[64]  # shown worse than the best, not valued
         cdef int line_scores[MAX_SEATS]
-        cdef int j, guess, lo, hi
+        cdef int j, guess, lo, hi, stopped_bit = -1, stop_lower = -INF, stop_upper = INF
         cdef int64_t move_nodes[64]
         cdef int64_t move_passes[64]
         cdef int guesses[64]
@@ -2478,6 +2490,8 @@ cdef class Engine:
                 guesses[i] = 0
                 play(&c, moves[i], &u)
                 modes[i] = c.t.settle
+                c.stop_lower = -INF
+                c.stop_upper = INF
                 if self.tables.plan:
                     guess = best if i > 0 else value_base(c.t, &c.s)
                     for j in range(i):  # the last card of this group valued
@@ -2515,7 +2529,10 @@ cdef class Engine:
                 move_nodes[i] = c.nodes - move_nodes[i]
                 move_passes[i] = c.passes - move_passes[i]
                 if c.aborted:
-                    solved[i] = False  # stopped while valuing it: nothing is known
+                    solved[i] = False  # stopped while valuing it: only what its tests proved
+                    stopped_bit = moves[i]
+                    stop_lower = c.stop_lower
+                    stop_upper = c.stop_upper
                     break
                 values[i] = v
                 if i == 0 or (maximising and v > best) or (not maximising and v < best):
@@ -2578,6 +2595,12 @@ cdef class Engine:
                     best_moves.append(bit)
                 if stand in worse_bounds:
                     worse_bounds[bit] = worse_bounds[stand]
+        stopped_bounds = {}
+        if stopped_bit >= 0 and (stop_lower > -INF or stop_upper < INF):
+            for bit in range(MAX_BITS):  # and the cards merged with it
+                if (legal >> bit) & 1 and stand_in(&self.tables, root_in_play, searched, bit) == stopped_bit:
+                    stopped_bounds[bit] = (stop_lower if stop_lower > -INF else None,
+                                           stop_upper if stop_upper < INF else None)
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
         return {
             "values": result_values,
@@ -2592,6 +2615,8 @@ cdef class Engine:
             "best": best_bit if not c.aborted else None,
             "best_moves": sorted(best_moves),
             "worse": worse_bounds,
+            # the move a limit stopped in: the bounds its finished tests proved (None: none)
+            "stopped": stopped_bounds,
             "value": best if not c.aborted and best_bit >= 0 else None,
         }
 

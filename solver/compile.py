@@ -288,6 +288,15 @@ def solve(
         worst = convert(bound)
         upper = (convert(bound + 1) > worst) == engine_maximises
         bounds[card_of[bit]] = (lo, min(hi, worst)) if upper else (max(lo, worst), hi)
+    rising = _converter_rises(pos)
+    for bit, (low, high) in raw["stopped"].items():
+        # the move a limit stopped in: what its finished tests proved of the engine's value
+        lo, hi = bounds[card_of[bit]]
+        if low is not None:
+            lo, hi = (max(lo, convert(low)), hi) if rising else (lo, min(hi, convert(low)))
+        if high is not None:
+            lo, hi = (lo, min(hi, convert(high))) if rising else (max(lo, convert(high)), hi)
+        bounds[card_of[bit]] = (lo, hi)
     for bit, v in raw["values"].items():
         values[card_of[bit]] = convert(v) if v is not None else None
     best = card_of[raw["best"]] if raw["best"] is not None else None
@@ -327,6 +336,13 @@ def _converter(pos: Position) -> Any:
     if engine_side(pos) != pos.side:  # the engine's value is the other side's difference
         return lambda v: convert(-v)
     return convert
+
+
+def _converter_rises(pos: Position) -> bool:
+    """Whether `_converter(pos)` never falls as the engine's number rises (else it
+    never rises: every objective's value is a monotone function of it)."""
+    falls = pos.rules.individual and pos.objective == "points" and pos.rules.lowest_is_best
+    return (engine_side(pos) == pos.side) != falls
 
 
 def _side_converter(pos: Position) -> Any:
