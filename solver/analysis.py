@@ -658,7 +658,9 @@ def hint(
     """The best move(s) and the value of `position` (for `objective`, if given: as in
     `analyse`), without valuing the other moves.
 
-    With a time or node limit and `estimates`, a search that solves no move still
+    Stopped by a limit, it names the best move solved, with its value (a bound on the
+    position's), or a move a test had shown better than that, with the bound it is
+    sure of (`_shown_better`).  With a time or node limit and `estimates`, a search that solves no move still
     names one (unless cancelled): the best by estimates (best play over the next
     tricks, what follows guessed as `analyse`'s are), with its `estimate`.  Under a time limit alone
     they are made first, up to `FAVOURITE_TRICKS` ahead in half the time at most, and
@@ -716,7 +718,8 @@ def hint(
         solved = [(c, v) for c, v in outcome.values.items() if v is not None]
         solved.sort(key=lambda cv: (-preference(pos, cv[1]), move_key(pos, cv[0])))
         if solved:
-            return Hint((str(solved[0][0]),), solved[0][1], False, outcome.nodes, elapsed, limit=outcome.limit)
+            move, value = _shown_better(pos, outcome, solved[0][1]) or solved[0]
+            return Hint((str(move),), value, False, outcome.nodes, elapsed, limit=outcome.limit)
         if outcome.estimates and guessing:  # Bésigue's, a phase-1 trick or more ahead
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-estimate_preference(pos, None, int(mv[1])), move_key(pos, mv[0])))
@@ -727,6 +730,18 @@ def hint(
         return Hint((), None, False, outcome.nodes, elapsed, limit=outcome.limit)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)
+
+
+def _shown_better(pos: AnyPosition, outcome: Any, value: Value) -> tuple[Any, Value] | None:
+    """An unsolved move whose bounds show it better than `value` (the best solved
+    move's), with the bound it is sure of (the best such; None if none).  The limit
+    stopped the search while valuing it, after a test had shown it beats the best."""
+    found: tuple[Any, Value] | None = None
+    for move in sorted((m for m, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m)):
+        sure = min(outcome.bounds[move], key=lambda bound: preference(pos, bound))
+        if preference(pos, sure) > preference(pos, found[1] if found else value):
+            found = (move, sure)
+    return found
 
 
 def has_transform(pos: AnyPosition) -> bool:

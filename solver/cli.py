@@ -689,13 +689,14 @@ def _values_for(position: AnyPosition, objective: str) -> str:
     return f"values for {f'seat {seat}' if own else f'side {position.rules.side_of(seat)} (seat {seat} to move)'}: {what}"
 
 
-def _solved_best(position: AnyPosition, objective: str, value: int | bool | None) -> str:
+def _solved_best(position: AnyPosition, objective: str, value: int | bool | None,
+                 found: str = "the best of the moves solved before the limit") -> str:
     """What a limited search's best move tells of the position's value (README,
     "Command line": the best of the moves solved, a bound on the position's)."""
     if isinstance(value, bool) or value is None:
-        return "the best of the moves solved before the limit"
+        return found
     lowest = position.rules.lowest_is_best and objective == "points"
-    return f"the best of the moves solved before the limit: the position's value is {'at most' if lowest else 'at least'} {value}"
+    return f"{found}: the position's value is {'at most' if lowest else 'at least'} {value}"
 
 
 def _line_text(position: AnyPosition, index: int, line: Sequence[str]) -> str:
@@ -797,7 +798,9 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     elif not found.exact and found.best and found.value is None:  # Bésigue near its end
         status = "  (not exact: a limit stopped the search; the move that scores the most at once)"
     elif not found.exact and found.best:
-        status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
+        # the best move solved, or one shown better (its value then a bound on it)
+        named = _solved_best(position, position.objective, found.value, "the best move found before the limit")
+        status = f"  (not exact: {named})"
     lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")
     return "\n".join(lines) + "\n"
 

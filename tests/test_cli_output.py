@@ -110,8 +110,8 @@ def test_a_limited_analysis_lines_up_and_says_what_its_best_is() -> None:
 def test_a_limited_hint_says_its_value_is_a_bound() -> None:
     text = pretty_hint(Position.from_dict(JASS), Hint(("HJ",), 107, False, 10, 1.0, limit="time"))
     assert (
-        "  play HJ: value 107  (not exact: the best of the moves solved before the limit: the position's value is at "
-        "least 107)" in text.splitlines()
+        "  play HJ: value 107  (not exact: the best move found before the limit: the position's value is at least 107)"
+        in text.splitlines()
     )
     text = pretty_hint(Position.from_dict(JASS), Hint((), None, False, 10, 1.0, limit="nodes"))
     assert "play ?: value ?  (not exact: a limit stopped the search before any move was solved)" in text

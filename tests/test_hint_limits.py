@@ -2,7 +2,8 @@
 
 What an app relies on: a limited hint names a legal move (unless cancelled), `exact`
 is false exactly when a limit stopped the search, `value` is set exactly when a move
-was solved (and is then that move's exact value, a bound on the position's), and a
+was solved (and is then that move's exact value, or the bound of a move shown better
+than it, and a bound on the position's), and a
 move chosen by estimates is the favourite of the estimates README describes, in the
 objective's values or, where they do not add up, in `estimate_objective`'s.  An exact
 hint gives the same `best` and `value` as `analyse`.
@@ -121,7 +122,9 @@ def check_hint(pos: Any, found: Hint, *, most_horizon: int | None, **limits: Any
         assert found.estimate is None and found.estimate_objective is None, found
         result = analyse(pos, engine=Engine(8))
         for move in found.best:
-            assert {m.move: m.value for m in result.moves}[move] == found.value, found
+            exact = {m.move: m.value for m in result.moves}[move]
+            # or a move shown better than them, stopped while valued: a bound on it
+            assert exact == found.value or better(pos, exact, found.value), found
         assert not better(pos, found.value, result.value), found  # a bound on the position's
         return
     assert len(found.best) == 1, found
@@ -234,6 +237,36 @@ def test_a_node_limited_hint_names_the_best_of_the_moves_its_search_solved() -> 
             assert not found.exact and found.value == top and found.best[0] in solved and solved[found.best[0]] == top
             cases += 1
     assert cases >= 1
+
+
+def test_a_limited_hint_names_a_move_shown_better_than_every_solved_one() -> None:
+    """A complete Jass deal, clubs trump, whose search a node limit stops while valuing
+    C7, after C9 was solved (-149) and a test had shown C7 beats that: the hint names
+    C7 (C6, the same card for the search, comes second in canonical order), with the
+    bound it is sure of as its value; before, it named C9, 70 points worse than C7
+    (-79).  The same search run directly (`exact_moves=[]`: the hint's value-only
+    search) shows the move it solved and that bound."""
+    position = Position.from_dict(
+        {
+            "game": "jass",
+            "trump": "C",
+            "hands": [
+                "C9 C7 C6 SQ S8 HA HK HJ D6",
+                "CA CT C8 SA SK H6 DJ D9 D8",
+                "CQ SJ ST S7 S6 HQ H8 DK DQ",
+                "CK CJ S9 HT H9 H7 DA DT D7",
+            ],
+        }
+    )
+    exact = {m.move: m.value for m in analyse(position, engine=Engine(8)).moves}
+    assert exact["C7"] == exact["C6"] == -79 and exact["C9"] == -149 and max(exact.values()) == -75
+    same_search = analyse(position, node_limit=200_000, exact_moves=[], engine=Engine(8), estimates=False)
+    moves = {m.move: m for m in same_search.moves}
+    assert [m for m, v in moves.items() if v.value is not None] == ["C9"]
+    assert moves["C7"].lower == moves["C6"].lower == -131 and moves["C7"].upper == moves["C6"].upper
+    found = hint(position, node_limit=200_000, engine=Engine(8))
+    assert (found.best, found.value, found.exact, found.limit) == (("C7",), -131, False, "nodes")
+    check_hint(position, found, most_horizon=None, node_limit=200_000)
 
 
 def besigue_positions() -> list[BesiguePosition]:
