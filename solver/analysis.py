@@ -299,7 +299,10 @@ def analyse(
     """Value every legal move of `position` exactly (or within the limits given).
 
     `time_limit` is in seconds, `node_limit` counts search nodes; when either stops
-    the search the result has `exact=False` and `limit` says which, and (with
+    the search the result has `exact=False` and `limit` says which; `value` and
+    `best` are then the best solved moves' (a bound on the position's value), or the
+    move the limit stopped in, with the bound it is sure of, where its tests had shown
+    it better than those (listed first); and (with
     `estimates`, every move asked for) each move it left unsolved comes with an
     `estimate` beside its bounds: best play over the next tricks, `estimate_tricks`
     of them, what follows guessed (solver/leaf.py; Putz and Bassadewitz: shared
@@ -545,11 +548,15 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
     estimates, searched, depth, guide = _unsolved_estimates(pos, values, bounds, deadline)
     moves = result.moves
     if estimates is not None:
-        solved = [m for m in result.moves if m.value is not None]
+        solved = tuple(m for m in result.moves if m.value is not None)
         unsolved = _unsolved_order(pos, [c for c, v in values.items() if v is None], estimates, guide)
-        moves = tuple(solved) + tuple(
-            MoveValue(str(c), None, bounds[c][0], bounds[c][1], estimates.get(c)) for c in unsolved
-        )
+
+        def entry(card: Card) -> MoveValue:
+            return MoveValue(str(card), None, bounds[card][0], bounds[card][1], estimates.get(card))
+
+        # a move shown better than the solved ones (unsolved, in `best`) stays first
+        ahead = tuple(entry(c) for c in unsolved if str(c) in result.best)
+        moves = ahead + solved + tuple(entry(c) for c in unsolved if str(c) not in result.best)
     elapsed = (time.perf_counter() - started) * 1000.0
     return replace(
         result, moves=moves, nodes=result.nodes + searched, time_ms=result.time_ms + elapsed,
@@ -769,19 +776,29 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     moves = [MoveValue(str(c), v) for c, v in solved]
     estimates = outcome.estimates or {}
     guide = outcome.estimate_objective
-    for card in _unsolved_order(pos, (c for c, v in outcome.values.items() if v is None), estimates, guide):
-        lo, hi = outcome.bounds[card]
-        moves.append(MoveValue(str(card), None, lo, hi, estimates.get(card)))
+    unsolved = _unsolved_order(pos, (c for c, v in outcome.values.items() if v is None), estimates, guide)
     exact = outcome.limit is None
     value: Value | None = None
     best: tuple[str, ...] = ()
-    if solved and exact:
+    if solved:
+        # limited: the best solved moves' value is only a bound on the position's
         value = solved[0][1]
         best = tuple(str(c) for c, v in solved if v == value)
-    elif solved:
-        # a limited search: the best solved moves' value is only a bound on the position
-        value = solved[0][1]
-        best = tuple(str(c) for c, v in solved if v == value)
+    shown = _shown_better(pos, outcome, solved[0][1]) if solved and not exact else None
+    ahead: list[Any] = []
+    if shown is not None:
+        # the move the limit stopped in, already shown better than them (and the cards
+        # merged with it, the same bounds): the best so far, listed first, the bound it
+        # is sure of the value
+        ahead = [c for c in unsolved if outcome.bounds[c] == outcome.bounds[shown[0]]]
+        value = shown[1]
+        best = tuple(str(c) for c in ahead)
+
+    def unsolved_move(card: Any) -> MoveValue:
+        lo, hi = outcome.bounds[card]
+        return MoveValue(str(card), None, lo, hi, estimates.get(card))
+
+    moves = [unsolved_move(c) for c in ahead] + moves + [unsolved_move(c) for c in unsolved if c not in ahead]
     points = None
     line: tuple[str, ...] = ()
     if outcome.line and exact:  # a limited result has no line of best play, whatever

@@ -689,10 +689,11 @@ def _values_for(position: AnyPosition, objective: str) -> str:
     return f"values for {f'seat {seat}' if own else f'side {position.rules.side_of(seat)} (seat {seat} to move)'}: {what}"
 
 
-def _solved_best(position: AnyPosition, objective: str, value: int | bool | None,
-                 found: str = "the best of the moves solved before the limit") -> str:
+def _solved_best(position: AnyPosition, objective: str, value: int | bool | None) -> str:
     """What a limited search's best move tells of the position's value (README,
-    "Command line": the best of the moves solved, a bound on the position's)."""
+    "Command line": the best of the moves solved, or one shown better than them,
+    and a bound on the position's value)."""
+    found = "the best move found before the limit"
     if isinstance(value, bool) or value is None:
         return found
     lowest = position.rules.lowest_is_best and objective == "points"
@@ -799,8 +800,7 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
         status = "  (not exact: a limit stopped the search; the move that scores the most at once)"
     elif not found.exact and found.best:
         # the best move solved, or one shown better (its value then a bound on it)
-        named = _solved_best(position, position.objective, found.value, "the best move found before the limit")
-        status = f"  (not exact: {named})"
+        status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
     lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")
     return "\n".join(lines) + "\n"
 

@@ -610,10 +610,10 @@ def verify_puzzle(
     if exact:
         wrong = tuple(m for m in claimed_cards if m not in best)
     else:
-        # stopped by a limit: a claimed move solved worse than another solved move is
+        # stopped by a limit: a claimed move solved worse than another solved move (or
+        # than the bound of a move shown better than them: the limited `value`) is
         # surely not best; of the others nothing is known
-        solved = [preference(pos, m.value) for m in result.moves if m.value is not None]
-        top = max(solved, default=None)
+        top = preference(pos, result.value) if result.value is not None else None
         wrong = tuple(m.move for m in claimed if m.value is not None and top is not None and preference(pos, m.value) < top)
     if claimed and exact:
         best_holds = not wrong

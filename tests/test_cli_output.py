@@ -96,7 +96,7 @@ def test_a_limited_analysis_lines_up_and_says_what_its_best_is() -> None:
         "  SK        [-257, 257]",
     ]  # the bounds ran past the column
     assert "  [a, b]: a move the limit left unsolved: its value lies between a and b" in lines
-    assert "  best so far: the best of the moves solved before the limit: the position's value is at least 107" in lines
+    assert "  best so far: the best move found before the limit: the position's value is at least 107" in lines
     assert lines[-1] == "  not exact: stopped by the node limit, 300000 nodes, 150.0 ms"  # was "the nodes limit"
     low = pretty_result(
         Position.from_dict(BASSADEWITZ),

@@ -325,3 +325,23 @@ def test_estimates_for_a_choice_of_two() -> None:
     added = estimate_unsolved(position, plain)
     assert [(m.move, m.estimate) for m in added.moves] == [("CK", -22), ("C6", -30)] and added.estimate_tricks == 1
     assert added == analyse(position, node_limit=1, engine=Engine(8))
+
+
+def test_estimates_added_afterwards_keep_a_move_shown_better_first() -> None:
+    """The limit stopped the search in H8 (exact -47) once its tests had shown it at
+    least -49, better than SQ and S7 (solved, -53): `estimate_unsolved` gives the
+    unsolved moves their estimates (H8's kept within its bounds, at -49) and leaves H8
+    first and best, the solved moves next, the others best estimate first."""
+    position = Position.from_dict({
+        "game": "belote", "trump": "D", "objective": "raw", "scored": [79, 81], "tricks": [0, 2],
+        "hands": ["SQ S7 HT H8 DA DK", "CQ CT C9 S8 HQ D9", "CK C8 SJ ST S9 H9", "CJ HA HJ H7 D8 D7"],
+    })  # fmt: skip
+    bare = analyse(position, node_limit=50, engine=Engine(8), estimates=False)
+    assert (bare.best, bare.value) == (("H8",), -49)
+    added = estimate_unsolved(position, bare)
+    assert (added.best, added.value) == (("H8",), -49)
+    assert [(m.move, m.value, m.lower) for m in added.moves[:3]] == [("H8", None, -49), ("SQ", -53, None), ("S7", -53, None)]
+    assert added.moves[0].estimate == -49  # its estimate lies below -49: kept within the bounds
+    rest = [m.estimate for m in added.moves[3:]]
+    assert None not in rest and rest == sorted(rest, reverse=True)
+    assert {m.move for m in added.moves} == {m.move for m in bare.moves}

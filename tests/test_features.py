@@ -444,6 +444,22 @@ def test_a_limited_verdict_names_a_claimed_move_already_shown_worse() -> None:
     assert verdict.wrong == ("CQ",)  # was empty: only an exact verdict listed wrong moves
 
 
+def test_a_limited_verdict_names_a_claimed_move_a_stopped_move_beats() -> None:
+    """A complete Jass deal (C8 35, CQ 29 exactly) claimed best by CQ: stopped with CQ
+    the best move solved (29) while valuing C8, whose tests had shown it at least 31,
+    so CQ is surely not best (before, only a better solved move said so)."""
+    position = {"game": "jass", "trump": "C", "hands": [
+        "CQ C9 C8 SQ SJ S6 H7 D8 D6", "CJ C6 SK ST S9 HJ H6 DT D9", "CA CK C7 SA S7 HQ HT DK DJ",
+        "CT S8 HA HK H9 H8 DA DQ D7"]}
+    exact = {m.move: m.value for m in analyse(position, engine=Engine(8)).moves}
+    assert (exact["C8"], exact["CQ"]) == (35, 29)
+    same_search = analyse(position, engine=Engine(8), node_limit=860_000, exact_moves=["CQ"], estimates=False)
+    solved = {m.move: m.value for m in same_search.moves if m.value is not None}
+    assert max(solved.values()) == solved["CQ"] == 29 and (same_search.best, same_search.value) == (("C8",), 31)
+    verdict = verify_puzzle(position, {"best": ["CQ"]}, engine=Engine(8), node_limit=860_000)
+    assert not verdict.exact and verdict.best_holds is False and verdict.holds is False and verdict.wrong == ("CQ",)
+
+
 def test_a_finished_deal_is_the_positions_error_whatever_the_claim() -> None:
     over = Position.from_dict({"game": "belote", "trump": "H", "deal": deal_of("belote", 1), "played": []})
     while not over.is_over:

@@ -471,12 +471,27 @@ def test_a_solved_hint_counts_its_estimates_nodes(monkeypatch: pytest.MonkeyPatc
 
 def test_a_limited_analysis_names_every_best_solved_move() -> None:
     position = Position.from_dict({
+        "game": "belote", "trump": "H", "leader": 2, "scored": [9, 55], "tricks": [1, 0],
+        "hands": ["HA HK HT H9 H7 DQ D9", "CK CT HQ DA DK D8 D7", "C9 C7 SA SK ST HJ H8", "CA CQ CJ C8 S7 DJ DT"],
+    })  # fmt: skip
+    result = analyse(position, node_limit=9_000, engine=Engine(8))
+    assert not result.exact and (result.value, result.best) == (201, ("SA", "HJ"))
+    assert [(m.move, m.value) for m in result.moves[:2]] == [("SA", 201), ("HJ", 201)]
+
+
+def test_a_limited_analysis_names_a_move_shown_better_than_the_solved_ones() -> None:
+    """Stopped while valuing H8 (exact -47) after its tests had shown it at least -49,
+    better than SQ and S7, solved at -53: H8 is the best so far, listed first, the
+    bound it is sure of the value; the solved moves follow, best first."""
+    position = Position.from_dict({
         "game": "belote", "trump": "D", "objective": "raw", "scored": [79, 81], "tricks": [0, 2],
         "hands": ["SQ S7 HT H8 DA DK", "CQ CT C9 S8 HQ D9", "CK C8 SJ ST S9 H9", "CJ HA HJ H7 D8 D7"],
     })  # fmt: skip
+    exact = {m.move: m.value for m in analyse(position, engine=Engine(8)).moves}
+    assert (exact["H8"], exact["SQ"], exact["S7"]) == (-47, -53, -53)
     result = analyse(position, node_limit=50, engine=Engine(8))
-    assert not result.exact and (result.value, result.best) == (-53, ("SQ", "S7"))
-    assert [m.value for m in result.moves[:2]] == [-53, -53]
+    assert not result.exact and (result.value, result.best) == (-49, ("H8",))
+    assert [(m.move, m.value, m.lower) for m in result.moves[:3]] == [("H8", None, -49), ("SQ", -53, None), ("S7", -53, None)]
 
 
 def test_a_result_stopped_while_following_its_line_has_none() -> None:
