@@ -535,8 +535,9 @@ class Verdict:
     best move, whatever was claimed; `missing` lists best moves the claim left out,
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
-    not decide are None, `value` is None and `best` empty, and `wrong` lists the
-    claimed moves already shown worse than another move.
+    not decide are None, `value` is None and `best` empty, `wrong` lists the
+    claimed moves already shown worse than another move, and `value_holds` is False
+    for a claimed value worse than the best move found.
     """
 
     holds: bool | None
@@ -621,6 +622,10 @@ def verify_puzzle(
         best_holds = False
     if claim.value is not None and exact:
         value_holds = result.value == claim.value and isinstance(result.value, bool) == isinstance(claim.value, bool)
+    elif claim.value is not None and result.value is not None and preference(pos, claim.value) < preference(pos, result.value):
+        # stopped by a limit: the position is worth at least the best move found, so a
+        # claimed value worse than that is surely wrong; of a better one nothing is known
+        value_holds = False
     parts: list[bool | None] = []
     if claim.best:
         parts.append(best_holds)

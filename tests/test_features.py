@@ -458,6 +458,26 @@ def test_a_limited_verdict_names_a_claimed_move_a_stopped_move_beats() -> None:
     assert max(solved.values()) == solved["CQ"] == 29 and (same_search.best, same_search.value) == (("C8",), 31)
     verdict = verify_puzzle(position, {"best": ["CQ"]}, engine=Engine(8), node_limit=860_000)
     assert not verdict.exact and verdict.best_holds is False and verdict.holds is False and verdict.wrong == ("CQ",)
+    # the position is worth at least 31 (C8's bound): a claimed 30 is surely wrong, 31
+    # and more (35 is right) undecided
+    for value, holds in ((30, False), (31, None), (35, None), (40, None)):
+        verdict = verify_puzzle(position, {"best": ["CQ"], "value": value}, engine=Engine(8), node_limit=860_000)
+        assert verdict.value_holds is holds and verdict.holds is False, (value, verdict)
+        verdict = verify_puzzle(position, {"value": value}, engine=Engine(8), node_limit=860_000)
+        assert verdict.value_holds is holds and verdict.holds is holds, (value, verdict)
+
+
+def test_a_limited_verdict_refutes_a_value_worse_than_the_best_found_fewer_points_better() -> None:
+    """Bassadewitz, where fewer points are better: stopped with a move found that
+    keeps the seat to 85 points at most (81 exactly), a claim of 86 is surely wrong;
+    85 or fewer is undecided."""
+    position = {"game": "bassadewitz", "objective": "points", "hands": [
+        "CA CQ C8 SJ ST S7 DJ DT", "CT C7 SA SK S9 HT H9 D9", "CJ C9 SQ HK HQ DA DQ D8", "CK S8 HA HJ H8 H7 DK D7"]}
+    assert analyse(position, engine=Engine(8)).value == 81
+    assert analyse(position, engine=Engine(8), node_limit=61_825, exact_moves=[]).value == 85  # the same search
+    for value, holds in ((86, False), (85, None), (81, None), (60, None)):
+        verdict = verify_puzzle(position, {"value": value}, engine=Engine(8), node_limit=61_825)
+        assert not verdict.exact and verdict.value_holds is holds and verdict.holds is holds, (value, verdict)
 
 
 def test_a_finished_deal_is_the_positions_error_whatever_the_claim() -> None:
