@@ -77,8 +77,8 @@ cdef struct Ctx:
     int first_stride             # the next MTD(f)'s first stride (0: 1); read once
     int grid_total               # the next MTD(f)'s: a nat settlement's total with no more roem (0: none); read once
     # the bounds a limit left on the root move it stopped in (-INF, INF: none): what
-    # its MTD(f)'s finished tests had proven (value_after_root_move keeps them only
-    # where they bound the move's value)
+    # its MTD(f)'s finished tests had proven (mtdf sets them as it stops; reset
+    # before each root move)
     int stop_lower
     int stop_upper
     # inside a trick, per leader, tricks left, mover and winning card so far: the

@@ -666,12 +666,13 @@ def hint(
     `analyse`), without valuing the other moves.
 
     Stopped by a limit, it names the best move solved, with its value (a bound on the
-    position's), or a move a test had shown better than that, with the bound it is
-    sure of (`_shown_better`).  With a time or node limit and `estimates`, a search that solves no move still
-    names one (unless cancelled): the best by estimates (best play over the next
-    tricks, what follows guessed as `analyse`'s are), with its `estimate`.  Under a time limit alone
-    they are made first, up to `FAVOURITE_TRICKS` ahead in half the time at most, and
-    their favourite is searched first; under a node limit they look a trick ahead,
+    position's), or a move its tests had shown better than that, with the bound it
+    is sure of (`_shown_better`).  With a time or node limit and `estimates`, a
+    search that solves no move still names one (unless cancelled): the best by
+    estimates (best play over the next tricks, what follows guessed as `analyse`'s
+    are), with its `estimate`.  Under a time limit alone they are made first, up to
+    `FAVOURITE_TRICKS` ahead in half the time at most, and their favourite is
+    searched first; under a node limit they look a trick ahead,
     once the search has solved nothing.  Where the objective's values do not add up,
     the estimates are of the measure it rests on (`estimate_objective`: `raw` for a
     settled `score`, `points` for `pomme` and `all_tricks`, where the most points are
@@ -741,8 +742,8 @@ def hint(
 
 def _shown_better(pos: AnyPosition, outcome: Any, value: Value) -> tuple[Any, Value] | None:
     """An unsolved move whose bounds show it better than `value` (the best solved
-    move's), with the bound it is sure of (the best such; None if none).  The limit
-    stopped the search while valuing it, after a test had shown it beats the best."""
+    move's), with the bound it is sure of (the best such; None if none): the move
+    the limit stopped in, once its finished tests had shown that."""
     found: tuple[Any, Value] | None = None
     for move in sorted((m for m, v in outcome.values.items() if v is None), key=lambda m: move_key(pos, m)):
         sure = min(outcome.bounds[move], key=lambda bound: preference(pos, bound))
@@ -781,7 +782,7 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     value: Value | None = None
     best: tuple[str, ...] = ()
     if solved:
-        # limited: the best solved moves' value is only a bound on the position's
+        # the position's value (limited: the best solved moves', only a bound on it)
         value = solved[0][1]
         best = tuple(str(c) for c, v in solved if v == value)
     shown = _shown_better(pos, outcome, solved[0][1]) if solved and not exact else None
