@@ -370,6 +370,8 @@ def play_message(analysis: PlayAnalysis) -> pb.AnalysePlayResponse:
         )
         if c.lost is not None:
             card.lost = c.lost
+        if c.lost_at_least is not None:
+            card.lost_at_least = c.lost_at_least
         cards.append(card)
     return pb.AnalysePlayResponse(
         objective=analysis.objective, cards=cards, exact=analysis.exact, nodes=analysis.nodes, time_ms=analysis.time_ms
@@ -390,6 +392,7 @@ def play_from(message: pb.AnalysePlayResponse) -> PlayAnalysis:
             forced=c.forced,
             exact=c.exact,
             line=tuple(c.line),
+            lost_at_least=_optional_int(c, "lost_at_least"),
         )
         for c in message.cards
     )

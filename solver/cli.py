@@ -812,23 +812,27 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
     width = max([5] + [len(c.card) + 1 for c in analysis.cards])  # Bésigue moves are longer
     lines.append(f"  {'#':>3}  {'seat':>4}  {'card':<{width}}{'before':>8}{'after':>8}{'lost':>6}  best")
     for c in analysis.cards:
-        mark = "  <- forced" if c.forced else ("  <- mistake" if c.lost else "")
+        mark = "  <- forced" if c.forced else ("  <- mistake" if c.lost or c.lost_at_least else "")
+        lost = f">={c.lost_at_least}" if c.lost_at_least else _shown(c.lost)
         lines.append(
-            f"  {c.index:>3}  {c.seat:>4}  {c.card:<{width}}{_shown(c.before):>8}{_shown(c.after):>8}{_shown(c.lost):>6}"
+            f"  {c.index:>3}  {c.seat:>4}  {c.card:<{width}}{_shown(c.before):>8}{_shown(c.after):>8}{lost:>6}"
             f"  {' '.join(c.best)}{mark}".rstrip()  # (no best moves when a limit stopped the card's search)
         )
         if c.line:  # what the mistake gave away: best play from before it
             lines.append(f"  {'':>3}  {'':>4}  best play from here: {_line_text(position, c.index, c.line)}")
-    lost = analysis.mistakes
-    if lost:
-        worst = max(lost, key=lambda c: c.lost or 0)
-        costliest = f"{worst.card} (card {worst.index}, seat {worst.seat}), {worst.lost}"
-        counted = "1 card" if len(lost) == 1 else f"{len(lost)} cards"
+    mistakes = analysis.mistakes
+    if mistakes:
+        worst = max(mistakes, key=lambda c: c.lost or c.lost_at_least or 0)
+        amount = worst.lost if worst.lost else f"at least {worst.lost_at_least}"
+        costliest = f"{worst.card} (card {worst.index}, seat {worst.seat}), {amount}"
+        counted = "1 card" if len(mistakes) == 1 else f"{len(mistakes)} cards"
         lines.append(f"  {counted} lost something; the costliest: {costliest}")
     else:
         lines.append("  no card lost anything")
     if any(c.before is None or c.after is None for c in analysis.cards):
         lines.append("  ?: a limit stopped that search")
+    if any(c.lost_at_least for c in analysis.cards):
+        lines.append("  >=: lost at least that much (a limit stopped the search; the best move found was that much better)")
     lines.append(f"  {'exact' if analysis.exact else 'not exact'}, {analysis.nodes} nodes, {analysis.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 

@@ -81,9 +81,11 @@ class PlayedCard:
     `after` the value once the card is played, `lost` how much the card gave away
     (0 for a best card; a yes/no objective counts a lost `true` as 1).  Values are
     None when a search limit stopped the analysis before it could tell (a card's
-    `after` may come from the next card's search: one position).  For a card
-    that lost something, `line` is a line of best play from the position before it,
-    to the end of the deal (it starts with a best card): what it gave away.
+    `after` may come from the next card's search: one position); `lost_at_least`
+    is then set where the card is already shown to have lost something: what it lost
+    at least, against the best move the limited search found.  For a card that lost
+    something, `line` is a line of best play from the position before it, to the end
+    of the deal (it starts with a best card): what it gave away.
     """
 
     index: int  # place in `played`
@@ -98,9 +100,10 @@ class PlayedCard:
     exact: bool = True
     # for a card that lost something: best play from before it (one of the best lines)
     line: tuple[str, ...] = field(default=(), compare=False)
+    lost_at_least: int | None = None  # `lost` unknown: what the card surely lost (> 0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "index": self.index,
             "seat": self.seat,
             "side": self.side,
@@ -113,6 +116,9 @@ class PlayedCard:
             "exact": self.exact,
             "line": list(self.line),
         }
+        if self.lost_at_least is not None:
+            data["lost_at_least"] = self.lost_at_least
+        return data
 
 
 @dataclass(frozen=True)
@@ -128,8 +134,8 @@ class PlayAnalysis:
 
     @property
     def mistakes(self) -> tuple[PlayedCard, ...]:
-        """The cards that lost something, in the order played."""
-        return tuple(c for c in self.cards if c.lost)
+        """The cards that lost something (or, limited, surely lost something), in the order played."""
+        return tuple(c for c in self.cards if c.lost or c.lost_at_least)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -171,6 +177,7 @@ def analyse_play(
     eng = engine_for(current, engine, tt_megabytes)
     cancelled = CancelWatch(eng)
     cards: list[PlayedCard] = []
+    found: list[Value | None] = []  # per card, a limited search's value: a bound on `before`
     nodes, time_ms, exact = 0, 0.0, True
     places = written_places(pos)
     played: tuple[Any, ...] = pos.played
@@ -181,16 +188,19 @@ def analyse_play(
             exact = False
             forced = len(current.legal_moves()) == 1
             cards.append(PlayedCard(index, current.to_move, current.side, str(card), None, None, None, (), forced, False))
+            found.append(None)
         elif index >= first:
             result = _search(solve, current, eng, time_limit, node_limit, (str(card),))
             nodes += result.nodes
             time_ms += result.time_ms
             exact = exact and result.exact
             cards.append(_played_card(current, index, card, result))
+            found.append(None if result.exact else result.value)
         current = current.play(card)
     # the moves that follow an added pass: their position is not the one before it
     after_added = {place for place, previous in zip(places[1:], places) if previous is None}
-    return PlayAnalysis(pos.objective, _fill_from_neighbours(pos, cards, after_added), exact, nodes, time_ms)
+    filled = _fill_from_neighbours(pos, cards, after_added)
+    return PlayAnalysis(pos.objective, tuple(_surely_lost(pos, c, f) for c, f in zip(filled, found)), exact, nodes, time_ms)
 
 
 def _fill_from_neighbours(pos: AnyPosition, cards: list[PlayedCard], after_added: set[int | None]) -> tuple[PlayedCard, ...]:
@@ -218,6 +228,17 @@ def _for_side(pos: AnyPosition, value: Value, side: int, other: int) -> Value | 
     if pos.rules.individual or isinstance(value, bool):
         return None
     return -value
+
+
+def _surely_lost(pos: AnyPosition, card: PlayedCard, found: Value | None) -> PlayedCard:
+    """`card` with `lost_at_least` where its `lost` is unknown but its `after` is
+    known and worse than `found`, the value of the best move its limited search found
+    (a bound on `before`)."""
+    if card.lost is None and card.after is not None and found is not None:
+        gap = preference(pos, found) - preference(pos, card.after)
+        if gap > 0:
+            return replace(card, lost_at_least=gap)
+    return card
 
 
 def _with_lost(pos: AnyPosition, card: PlayedCard) -> PlayedCard:

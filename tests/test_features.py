@@ -27,6 +27,7 @@ from solver import (
     trump_table,
     verify_puzzle,
 )
+from solver.cli import pretty_play
 from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
 
@@ -208,6 +209,30 @@ def test_a_limited_play_analysis_gives_one_position_one_value(game: str) -> None
             assert card.after is None or card.after == -following.before, (card, following)
         filled += card.after is not None and not card.exact and card.after == full.cards[card.index].after
     assert filled > 0  # a stopped card's after, from the next card's search
+    for exact, stopped in zip(full.cards, limited.cards):  # what a card surely lost, never more than it did
+        assert stopped.lost_at_least is None or (stopped.lost is None and exact.lost >= stopped.lost_at_least > 0)
+
+
+def test_a_limited_play_analysis_says_what_a_card_surely_lost() -> None:
+    """Jass, hearts: HA (card 4) lost 8.  Stopped at 20,000 nodes, its search found a
+    move worth 107 (the best) but not HA's value; the next card's search gave HA's
+    `after`, 99: so HA surely lost 8, though `before` and `lost` stay unknown."""
+    data = {"game": "jass", "trump": "H", "deal": [
+        "CK SK S6 HA HJ HT H8 H7 D6", "CT C6 S8 HQ H9 DK DJ DT D9", "C8 SQ SJ S9 S7 H6 DA DQ D7",
+        "CA CQ CJ C9 C7 SA ST HK D8"], "played": ["CK", "CT", "C8", "CJ", "HA", "H9", "H6", "HK", "DJ", "DA", "D8", "H7"]}
+    full = analyse_play(data, engine=Engine(64))
+    assert (full.cards[4].card, full.cards[4].before, full.cards[4].after, full.cards[4].lost) == ("HA", 107, 99, 8)
+    limited = analyse_play(data, engine=Engine(64), node_limit=20_000)
+    card = limited.cards[4]
+    assert (card.card, card.before, card.after, card.lost, card.lost_at_least) == ("HA", None, 99, None, 8)
+    assert card in limited.mistakes and card.to_dict()["lost_at_least"] == 8
+    assert all(c.lost_at_least is None and "lost_at_least" not in c.to_dict() for c in limited.cards if c is not card)
+    text = pretty_play(Position.from_dict(data), limited)
+    assert ">=8    <- mistake" in text and ">=: lost at least that much" in text
+    from service import convert  # the service's message carries it
+
+    assert convert.play_from(convert.play_message(limited)).cards[4].lost_at_least == 8
+    assert convert.play_from(convert.play_message(limited)) == limited
 
 
 # --- trump table ------------------------------------------------------------------------------
