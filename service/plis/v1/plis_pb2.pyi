@@ -237,7 +237,7 @@ class AnalysePlayRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ..., first: _Optional[int] = ...) -> None: ...
 
 class PlayedCard(_message.Message):
-    __slots__ = ("index", "seat", "side", "card", "before", "after", "lost", "best", "forced", "exact", "line")
+    __slots__ = ("index", "seat", "side", "card", "before", "after", "lost", "best", "forced", "exact", "line", "lost_at_least")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
@@ -249,6 +249,7 @@ class PlayedCard(_message.Message):
     FORCED_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
+    LOST_AT_LEAST_FIELD_NUMBER: _ClassVar[int]
     index: int
     seat: int
     side: int
@@ -260,7 +261,8 @@ class PlayedCard(_message.Message):
     forced: bool
     exact: bool
     line: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., side: _Optional[int] = ..., card: _Optional[str] = ..., before: _Optional[_Union[Value, _Mapping]] = ..., after: _Optional[_Union[Value, _Mapping]] = ..., lost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., forced: _Optional[bool] = ..., exact: _Optional[bool] = ..., line: _Optional[_Iterable[str]] = ...) -> None: ...
+    lost_at_least: int
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., side: _Optional[int] = ..., card: _Optional[str] = ..., before: _Optional[_Union[Value, _Mapping]] = ..., after: _Optional[_Union[Value, _Mapping]] = ..., lost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., forced: _Optional[bool] = ..., exact: _Optional[bool] = ..., line: _Optional[_Iterable[str]] = ..., lost_at_least: _Optional[int] = ...) -> None: ...
 
 class AnalysePlayResponse(_message.Message):
     __slots__ = ("objective", "cards", "exact", "nodes", "time_ms")
