@@ -67,6 +67,7 @@ from solver.analysis import (
     Result,
     _engine,
     analyse,
+    estimate_engine,
     estimate_unsolved,
     hint,
     require_a_move,
@@ -269,17 +270,20 @@ class Guard:
 
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
         """`search()`, run on `engine`, which a cancel meanwhile stops, even one that
-        lands before the search has started."""
+        lands before the search has started; so does the thread's engine for
+        estimates, which the library's calls use beside it."""
+        engines = (engine, estimate_engine())
         with self._lock:
-            if self._cancelled.is_set():  # cancelled before the engine was listed
+            if self._cancelled.is_set():  # cancelled before the engines were listed
                 raise Cancelled(self._shutdown)
-            self._engines.append(engine)
+            self._engines.extend(engines)
         try:
             return search()
         finally:
             with self._lock:
-                self._engines.remove(engine)
-                engine.forget_cancel()  # the worker's next call searches afresh
+                for listed in engines:
+                    self._engines.remove(listed)
+                    listed.forget_cancel()  # the worker's next call searches afresh
 
     @property
     def cancelled(self) -> bool:

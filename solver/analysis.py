@@ -576,6 +576,18 @@ def _unsolved_order(pos: AnyPosition, moves: Iterable[Any], estimates: Mapping[A
     return sorted(sorted(moves, key=lambda m: move_key(pos, m)), key=rank)
 
 
+def estimate_engine() -> Any:
+    """The calling thread's engine for estimates, made on first use: a 1 MB table of
+    its own (estimates are not values).  A caller that cancels a thread's searches
+    cancels this one too (the service does)."""
+    from ._engine import Engine
+
+    engine = getattr(_local, "estimate_engine", None)
+    if engine is None:
+        engine = _local.estimate_engine = Engine(1)
+    return engine
+
+
 def _estimates(
     pos: Position, deadline: float | None, most_tricks: int | None = None
 ) -> tuple[dict[Any, Value | None] | None, int, int]:
@@ -583,12 +595,9 @@ def _estimates(
     a move is named; it takes a fraction of a millisecond; None: only the first), and
     `most_tricks` ahead at most: the deepest complete set, None if the objective has
     none, the nodes searched, and how many tricks ahead the set looked."""
-    from ._engine import Engine
     from .compile import estimate_search
 
-    engine = getattr(_local, "estimate_engine", None)
-    if engine is None:
-        engine = _local.estimate_engine = Engine(1)  # its own table: estimates are not values
+    engine = estimate_engine()
     deepest = None
     nodes = depth = 0
     for horizon in range(1, min(pos.tricks_left, most_tricks or pos.tricks_left) + 1):

@@ -697,7 +697,7 @@ def test_a_cancel_reaches_every_search_of_the_call() -> None:
     ran = [threading.Thread(target=guard._search, args=(s, lambda s=s: s.stopped.wait(10))) for s in searches]
     for thread in ran:
         thread.start()
-    while len(guard._engines) < 2:  # both registered
+    while len(guard._engines) < 4:  # both registered, each with its thread's engine for estimates
         time.sleep(0.001)
     guard.cancel()
     for thread in ran:
@@ -727,6 +727,28 @@ def test_a_cancel_that_lands_before_the_search_starts_stops_it() -> None:
     assert analyse(position, engine=engine, node_limit=50_000).limit == "nodes"
     with pytest.raises(Cancelled):  # already cancelled: no search at all
         guard._search(engine, lambda: pytest.fail("searched after the cancel"))
+
+
+def test_a_cancel_reaches_the_estimates_of_the_call() -> None:
+    """The library's estimates run on the thread's own engine (`estimate_engine`),
+    beside the search's: a cancel stops them too (they ran on to their deadline)."""
+    from solver import Engine, load_position
+    from solver.analysis import estimate_engine
+    from solver.compile import estimate_search
+
+    position = load_position(HARD_DEAL)
+    guard = Guard(None, 2)
+
+    def estimates_cancelled_first() -> Any:
+        guard.cancel()  # listed, not started: six tricks ahead would take seconds
+        return estimate_search(position, estimate_engine(), 6)
+
+    started = time.monotonic()
+    found, nodes = guard._search(Engine(1), estimates_cancelled_first)
+    assert found is not None and None in found.values() and nodes < 20_000
+    assert time.monotonic() - started < 0.5
+    found, nodes = estimate_search(position, estimate_engine(), 1)  # the thread's next estimates run afresh
+    assert found is not None and None not in found.values()
 
 
 def test_sixteen_concurrent_clients(server: BackgroundServer) -> None:
