@@ -379,5 +379,9 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     if rules.individual:
         own = pos.scored[pos.side]
         return (own, own + reach)
+    if pos.objective == "raw":  # the points so far, and at most `reach` more to either side
+        lead = pos.scored[pos.side] - pos.scored[1 - pos.side]
+        return (lead - reach, lead + reach)
+    # a settlement may hand one side everything (a failed contract, a nat)
     total = sum(abs(s) for s in pos.scored) + reach
     return (-total, total)

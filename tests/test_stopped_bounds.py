@@ -46,3 +46,19 @@ def test_a_stopped_moves_bounds_hold_its_exact_value(game: str) -> None:
                     assert len(narrowed) <= 1, (position.to_dict(), limit, limited.moves)
                     proved += len(narrowed)
     assert proved  # some limits stopped a move after tests that narrowed it
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_the_static_bounds_hold_every_moves_value(game: str) -> None:
+    """The bounds of a move a limit did not reach need no search (`static_bounds`):
+    every legal move's exact value lies within them, in every game, option and
+    objective, with points already scored; for `raw`, around the lead so far (a
+    settled score may hand one side everything, so its bounds stay symmetric)."""
+    around_the_lead = 0
+    for position in random_positions(game, 4, seed="static", max_tricks=5, min_tricks=2):
+        lower, upper = static_bounds(position)
+        for move in analyse(position, engine=Engine(2), estimates=False).moves:
+            assert move.value is not None and lower <= move.value <= upper, (position.to_dict(), move)
+        around_the_lead += lower != -upper
+    if "raw" in CONFIGS[game]["objective"]:
+        assert around_the_lead
