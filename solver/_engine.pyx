@@ -2583,12 +2583,16 @@ cdef class Engine:
         result_values = {}
         best_moves = []
         worse_bounds = {}
+        stopped_bounds = {}
         for i in range(n):
             result_values[moves[i]] = values[i] if solved[i] else None
             if is_best[i] and not c.aborted:
                 best_moves.append(moves[i])
             if worse[i]:
                 worse_bounds[moves[i]] = values[i]
+        if stopped_bit >= 0 and (stop_lower > -INF or stop_upper < INF):
+            stopped_bounds[stopped_bit] = (stop_lower if stop_lower > -INF else None,
+                                           stop_upper if stop_upper < INF else None)
         # cards merged with an equivalent one take its value
         for bit in range(MAX_BITS):
             if (legal >> bit) & 1 and bit not in result_values:
@@ -2598,12 +2602,8 @@ cdef class Engine:
                     best_moves.append(bit)
                 if stand in worse_bounds:
                     worse_bounds[bit] = worse_bounds[stand]
-        stopped_bounds = {}
-        if stopped_bit >= 0 and (stop_lower > -INF or stop_upper < INF):
-            for bit in range(MAX_BITS):  # and the cards merged with it
-                if (legal >> bit) & 1 and stand_in(&self.tables, root_in_play, searched, bit) == stopped_bit:
-                    stopped_bounds[bit] = (stop_lower if stop_lower > -INF else None,
-                                           stop_upper if stop_upper < INF else None)
+                if stand in stopped_bounds:
+                    stopped_bounds[bit] = stopped_bounds[stand]
         limit = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]
         return {
             "values": result_values,

@@ -279,16 +279,16 @@ def solve(
     unsolved = [card_of[bit] for bit, v in raw["values"].items() if v is None]
     if unsolved:  # bounds for the moves a limit left (rare: not worth their time otherwise)
         bounds = dict.fromkeys(unsolved, static_bounds(pos))
+    rising = _converter_rises(pos)
     engine_maximises = engine_side(pos) == pos.side
     for bit, bound in raw["worse"].items():
         # at most one step worse than another move's value, for the side to move: an
         # upper bound on the engine's value where it maximises for that side, else a
-        # lower one; `convert` keeps or reverses the order
+        # lower one; `convert` keeps the order where it rises, else reverses it
         lo, hi = bounds[card_of[bit]]
         worst = convert(bound)
-        upper = (convert(bound + 1) > worst) == engine_maximises
+        upper = engine_maximises == rising
         bounds[card_of[bit]] = (lo, min(hi, worst)) if upper else (max(lo, worst), hi)
-    rising = _converter_rises(pos)
     for bit, (low, high) in raw["stopped"].items():
         # the move a limit stopped in: what its finished tests proved of the engine's value
         lo, hi = bounds[card_of[bit]]
