@@ -17,6 +17,12 @@ second a deal).
 With `--analyses`, also a time-limited `analyse` of each deal at each limit: how many
 moves it left unsolved, and how far their estimates are from their exact values
 (median and mean absolute error), against the midpoint of their bounds.
+
+With `--trumps`, also the trump table of each deal (exact, then at each limit an
+entry): how many entries a limit left unsolved, whether each one's bounds hold its
+exact value (the run fails if not), the median error of their estimates, and the
+mean loss of choosing side 0's trump (where a side declares: side 0 declaring) by
+each entry's value, else its estimate, against choosing by its lower bound.
 """
 
 from __future__ import annotations
@@ -72,6 +78,68 @@ class EstimateRow:
             f"  estimate error median {self.median_error:5.1f} mean {self.mean_error:5.1f}"
             f"  (bounds' midpoint: {self.median_midpoint:5.1f}, {self.mean_midpoint:5.1f})"
         )
+
+
+@dataclass(frozen=True)
+class TrumpRow:
+    """Time-limited trump tables, one set at one time limit an entry."""
+
+    key: str
+    limit: float
+    entries: int
+    unsolved: int
+    outside: int  # unsolved entries whose bounds miss the exact value: must be 0
+    median_error: float | None  # of the estimates in the table's own objective
+    loss_by_estimate: float  # mean, choosing by value, else estimate
+    loss_by_lower: float  # mean, choosing by value, else lower bound
+
+    def line(self) -> str:
+        error = "-" if self.median_error is None else f"{self.median_error:5.1f}"
+        return (
+            f"{self.key:<20} {self.limit:>7.3f} s  trumps: unsolved {self.unsolved:>4}/{self.entries:<4}"
+            f"  outside their bounds {self.outside}  estimate error median {error}"
+            f"  choice's mean loss: by estimate {self.loss_by_estimate:5.1f}, by lower bound {self.loss_by_lower:5.1f}"
+        )
+
+
+def measure_trumps(key: str, n: int, limits: list[float]) -> list[TrumpRow]:
+    """The trump rows of one set: `n` deals, a table at each of `limits` (seconds an
+    entry), on an engine emptied before each table."""
+    from solver import Engine, trump_table
+
+    chosen = deals(key, n)
+    engine = Engine(table_megabytes(chosen[0], None))
+    exact = []
+    for deal in chosen:
+        engine.clear()
+        exact.append({(e.trump, e.declaring_side): e.value for e in trump_table(deal, engine=engine).entries})
+    rows = []
+    for limit in limits:
+        entries = unsolved = outside = 0
+        errors: list[int] = []
+        by_estimate: list[int] = []
+        by_lower: list[int] = []
+        for deal, values in zip(chosen, exact, strict=True):
+            engine.clear()
+            table = trump_table(deal, time_limit=limit, engine=engine)
+            choices = [e for e in table.entries if e.declaring_side in (None, 0)]
+            for entry in table.entries:
+                entries += 1
+                value = values[entry.trump, entry.declaring_side]
+                if entry.value is not None:
+                    continue
+                unsolved += 1
+                assert entry.lower is not None and entry.upper is not None and value is not None
+                outside += not entry.lower <= value <= entry.upper
+                if entry.estimate is not None and entry.estimate_objective is None:
+                    errors.append(abs(entry.estimate - value))
+            top = max(int(values[e.trump, e.declaring_side] or 0) for e in choices)
+            for losses, guess in ((by_estimate, "estimate"), (by_lower, "lower")):
+                chosen_entry = max(choices, key=lambda e: e.value if e.value is not None else getattr(e, guess))
+                losses.append(top - int(values[chosen_entry.trump, chosen_entry.declaring_side] or 0))
+        rows.append(TrumpRow(key, limit, entries, unsolved, outside, statistics.median(errors) if errors else None,
+                             statistics.mean(by_estimate), statistics.mean(by_lower)))
+    return rows
 
 
 def exact_values(key: str, n: int) -> tuple[list[Any], list[dict[str, Any]], Any]:
@@ -148,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=positive, default=60)
     parser.add_argument("--limits", nargs="+", type=seconds, default=[0.02, 0.05, 0.1], metavar="S")
     parser.add_argument("--analyses", action="store_true", help="also the estimates of time-limited analyses")
+    parser.add_argument("--trumps", action="store_true", help="also time-limited trump tables (sets with a trump)")
     args = parser.parse_args(argv)
+    outside = 0
     for key in args.games:
         known = exact_values(key, args.deals)
         for row in measure(key, args.deals, args.limits, known):
@@ -156,6 +226,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.analyses:
             for estimates in measure_analyses(key, args.deals, args.limits, known):
                 print(estimates.line(), flush=True)
+        if args.trumps and key not in ("putz", "bassadewitz"):
+            for trumps in measure_trumps(key, args.deals, args.limits):
+                print(trumps.line(), flush=True)
+                outside += trumps.outside
+    if outside:
+        print(f"{outside} unsolved trump table entries outside their bounds", file=sys.stderr)
+        return 1
     return 0
 
 

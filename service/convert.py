@@ -403,7 +403,9 @@ def trumps_message(table: TrumpTable) -> pb.TrumpTableResponse:
     entries = []
     for e in table.entries:
         entry = pb.TrumpEntry(
-            trump=e.trump, value=value_message(e.value), best=list(e.best), points=list(e.points or ()), exact=e.exact
+            trump=e.trump, value=value_message(e.value), best=list(e.best), points=list(e.points or ()), exact=e.exact,
+            lower=e.lower, upper=e.upper, estimate=e.estimate, estimate_objective=e.estimate_objective or "",
+            estimate_tricks=e.estimate_tricks,
         )
         if e.declaring_side is not None:
             entry.declaring_side = e.declaring_side
@@ -428,6 +430,11 @@ def trumps_from(message: pb.TrumpTableResponse) -> TrumpTable:
             best=tuple(e.best),
             points=tuple(e.points) if e.points else None,
             exact=e.exact,
+            lower=_optional_int(e, "lower"),
+            upper=_optional_int(e, "upper"),
+            estimate=_optional_int(e, "estimate"),
+            estimate_objective=e.estimate_objective or None,
+            estimate_tricks=_optional_int(e, "estimate_tricks"),
         )
         for e in message.entries
     )

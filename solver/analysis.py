@@ -627,7 +627,7 @@ class _Favourite:
     tricks: int  # how many tricks ahead
 
 
-def _favourite(pos: Position, deadline: float | None, most_tricks: int | None = None) -> _Favourite | None:
+def favourite_by_estimates(pos: Position, deadline: float | None, most_tricks: int | None = None) -> _Favourite | None:
     """The best move by `_estimates` of `_guide(pos)`; None if there are none."""
     guide = _guide(pos)
     found, searched, depth = _estimates(guide, deadline, most_tricks)
@@ -712,7 +712,7 @@ def hint(
         if result.best or not guessing or result.limit in (None, "cancelled"):
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
         until = started + guess_time if guess_time else None
-        return _guessed(_favourite(pos, until), result.nodes, result.limit, started)
+        return _guessed(favourite_by_estimates(pos, until), result.nodes, result.limit, started)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         cancelled = CancelWatch(eng)  # a cancel() while the estimates run is not the search's
@@ -721,13 +721,13 @@ def hint(
             # the estimates first, a few tricks ahead, and their favourite searched first:
             # solved, it is the hint unless a move beats it; if nothing is, it is named
             # (on 60 complete Jass deals at 0.1 s, a mean loss of 7 points, not 17)
-            favourite = _favourite(pos, started + FAVOURITE_SHARE * guess_time, FAVOURITE_TRICKS)
+            favourite = favourite_by_estimates(pos, started + FAVOURITE_SHARE * guess_time, FAVOURITE_TRICKS)
             if cancelled():
                 return _guessed(None, favourite.nodes if favourite else 0, "cancelled", started)
         outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,
                         first_move=favourite.move if favourite else None)
         if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
-            return _guessed(favourite or _favourite(pos, None), outcome.nodes, outcome.limit, started)
+            return _guessed(favourite or favourite_by_estimates(pos, None), outcome.nodes, outcome.limit, started)
         outcome.nodes += favourite.nodes if favourite else 0
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
@@ -759,6 +759,22 @@ def _shown_better(pos: AnyPosition, outcome: Any, value: Value) -> tuple[Any, Va
         if preference(pos, sure) > preference(pos, found[1] if found else value):
             found = (move, sure)
     return found
+
+
+def position_bounds(pos: AnyPosition, result: Result) -> tuple[int, int]:
+    """Bounds (lower, upper) on the value of the position `result` analysed: its best
+    move's, so the best of its moves' values and bounds at either end (a limited
+    result's `value`, where it has one, is the end its side is sure of)."""
+    lows: list[int] = []
+    highs: list[int] = []
+    for m in result.moves:
+        lo, hi = (m.value, m.value) if m.value is not None else (m.lower, m.upper)
+        if lo is None or hi is None:
+            raise ValueError(f"move {m.move}: unsolved, without bounds")
+        lows.append(int(lo))
+        highs.append(int(hi))
+    pick = min if preference(pos, 0) > preference(pos, 1) else max  # fewer points may be better
+    return pick(lows), pick(highs)
 
 
 def has_transform(pos: AnyPosition) -> bool:

@@ -36,6 +36,7 @@ from .cards import format_cards
 from .errors import DuplicateKeyError, PlisError, PositionError, load_json, table_megabytes
 from .features import (
     PlayAnalysis,
+    TrumpEntry,
     TrumpTable,
     Verdict,
     analyse_play,
@@ -846,19 +847,39 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     if deal is not None:  # what they count, as the other reports say
         values_for += f": {_counts(deal, table.objective)[1]}"
     lines = ["  ".join([*head, f"objective {table.objective}", values_for])]
+    shown = {(e.trump, e.declaring_side): _entry_text(e) for e in table.entries}
+    width = max(len(text) for text in shown.values()) + 2
     contract = any(e.declaring_side is not None for e in table.entries)
     if contract:
-        lines.append(f"  {'trump':<9}{'side 0 declares':>17}{'side 1 declares':>17}   best leads (side 0 / side 1 declares)")
+        width = max(width, 17)
+        lines.append(f"  {'trump':<9}{'side 0 declares':>{width}}{'side 1 declares':>{width}}"
+                     "   best leads (side 0 / side 1 declares)")  # fmt: skip
         for trump in dict.fromkeys(e.trump for e in table.entries):
             leads = " / ".join(" ".join(e.best) or "?" for side in (0, 1) for e in table.entries
                                if e.trump == trump and e.declaring_side == side)  # fmt: skip
-            lines.append(f"  {trump:<9}{_shown(table.value(trump, 0)):>17}{_shown(table.value(trump, 1)):>17}   {leads}")
+            lines.append(f"  {trump:<9}{shown[trump, 0]:>{width}}{shown[trump, 1]:>{width}}   {leads}")
     else:
-        lines.append(f"  {'trump':<9}{'value':>8}  best leads")
+        width = max(width, 8)
+        lines.append(f"  {'trump':<9}{'value':>{width}}  best leads")
         for e in table.entries:
-            lines.append(f"  {e.trump:<9}{_shown(e.value):>8}  {' '.join(e.best)}".rstrip())
+            lines.append(f"  {e.trump:<9}{shown[e.trump, None]:>{width}}  {' '.join(e.best)}".rstrip())
+    if any(e.value is None and e.lower is not None for e in table.entries):
+        lines.append("  [a, b]: a limit left the value unknown: it lies between a and b")
+    guides = {e.estimate_objective for e in table.entries if e.estimate is not None}
+    if guides:
+        what = ", ".join(f"as {g}" for g in sorted(g for g in guides if g)) or None
+        lines.append(f"  ~: an estimate (not a bound{f', {what}' if what else ''}): best play over the next tricks,"
+                     " what follows guessed from the hands")  # fmt: skip
     lines.append(f"  {'exact' if table.exact else 'not exact'}, {table.nodes} nodes, {table.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
+
+
+def _entry_text(entry: TrumpEntry) -> str:
+    """A trump table entry's value, or what a limit left of it: bounds and any estimate."""
+    if entry.value is not None or entry.lower is None:
+        return _shown(entry.value)
+    shown = f"[{entry.lower}, {entry.upper}]"
+    return shown if entry.estimate is None else f"~{entry.estimate} {shown}"
 
 
 def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:

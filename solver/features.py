@@ -13,11 +13,15 @@ for each search (the service passes one that honours a call's deadline).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .analysis import (
+    ANALYSE_ESTIMATE_SHARE,
+    ANALYSE_ESTIMATE_TIME,
+    FAVOURITE_TRICKS,
     CancelWatch,
     EngineLike,
     MoveValue,
@@ -25,12 +29,16 @@ from .analysis import (
     Value,
     analyse,
     as_position,
+    check_flag,
     default_tt_megabytes,
     engine_for,
+    favourite_by_estimates,
     named_moves,
+    position_bounds,
     preference,
     require_a_move,
     table_size,
+    time_left,
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
@@ -302,6 +310,13 @@ class TrumpEntry:
     best: tuple[str, ...]  # the best opening leads
     points: tuple[int, ...] | None  # final scores along a line of best play
     exact: bool
+    # a limit left the value unknown: bounds on it (proven, as a move's in a Result),
+    # and an estimate (not a bound) as a hint's: its estimates' favourite's
+    lower: int | None = None
+    upper: int | None = None
+    estimate: int | None = None
+    estimate_objective: str | None = None  # the objective `estimate` is in, where not the table's
+    estimate_tricks: int | None = None  # how many tricks ahead `estimate` looked
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"trump": self.trump}
@@ -313,6 +328,13 @@ class TrumpEntry:
             points=list(self.points) if self.points is not None else None,
             exact=self.exact,
         )
+        if self.value is None and self.lower is not None:
+            data.update(lower=self.lower, upper=self.upper)
+        if self.estimate is not None:
+            data["estimate"] = self.estimate
+            if self.estimate_objective is not None:
+                data["estimate_objective"] = self.estimate_objective
+            data["estimate_tricks"] = self.estimate_tricks
         return data
 
 
@@ -376,6 +398,7 @@ def trump_table(
     engine: EngineLike = None,
     solve: Solve | None = None,
     jobs: int | None = 1,
+    estimates: bool = True,
 ) -> TrumpTable:
     """Value a deal before play for every trump of its game (and both declaring sides).
 
@@ -386,11 +409,18 @@ def trump_table(
     that many trumps at once, each thread with tables of its own (a complete Jass
     deal's table: 0.76 of the wall time on two cores, as one trump often takes most
     of it); not with `engine` or `solve`, which serve one thread.
+
+    An entry a limit left unsolved has `value` None, `lower` and `upper` bounds on
+    it (the best of its leads' proven bounds: narrow where a lead was solved or
+    shown better than a value) and, with `estimates`, an `estimate` (not a bound)
+    made as a hint's when nothing is solved: best play over the next tricks, what
+    follows guessed, within a share of the time limit kept back from the search.
     """
     from .batch import check_jobs, ordered_map
 
     base = deal_before_play(deal)
     check_solve(solve)
+    check_flag("estimates", estimates)
     one = jobs == 1 and not isinstance(jobs, bool)  # True is no number of threads: check_jobs refuses it
     threads = 1 if one else check_jobs(jobs, table_size(tt_megabytes, default_tt_megabytes(base)))
     if threads > 1 and (engine is not None or solve is not None):
@@ -417,28 +447,73 @@ def trump_table(
             if side is not None:
                 data[str(game.CONTRACT_FIELD)] = side  # seat `side` is of side `side`
             contracts.append((trump, side, Position.from_dict(data)))
-    results: list[Result | None]
+    valued: list[tuple[TrumpEntry, int, float]]
     if threads > 1:
-        # no engine given: each thread searches with its own (analyse), as in analyse_many
-        results = list(ordered_map(
-            lambda c: analyse(c[2], time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes,
-                              exact_moves=()),
+        # no engine given: each thread searches with its own, as in analyse_many
+        valued = list(ordered_map(
+            lambda c: _value_contract(c, solve, engine_for(c[2], None, tt_megabytes), time_limit, node_limit, estimates),
             contracts, threads,
         ))
     else:
+        from .compile import static_bounds
+
         eng = engine_for(base, engine, tt_megabytes)
         cancelled = CancelWatch(eng)
-        results = [None if cancelled() else _search(solve, pos, eng, time_limit, node_limit, ()) for _, _, pos in contracts]
-    entries: list[TrumpEntry] = []
-    for (trump, side, _), result in zip(contracts, results):
-        if result is None:  # cancelled before its search
-            entries.append(TrumpEntry(trump, side, None, (), None, False))
-        else:
-            value = result.value if result.exact else None
-            entries.append(TrumpEntry(trump, side, value, result.best if result.exact else (), result.points, result.exact))
-    nodes = sum(r.nodes for r in results if r is not None)
-    time_ms = sum(r.time_ms for r in results if r is not None)
+        valued = [
+            (TrumpEntry(trump, side, None, (), None, False, *static_bounds(pos)), 0, 0.0) if cancelled()
+            else _value_contract((trump, side, pos), solve, eng, time_limit, node_limit, estimates, cancelled)
+            for trump, side, pos in contracts
+        ]
+    entries = [entry for entry, _, _ in valued]
+    nodes = sum(n for _, n, _ in valued)
+    time_ms = sum(t for _, _, t in valued)
     return TrumpTable(game.name, objective, tuple(entries), all(e.exact for e in entries), nodes, time_ms)
+
+
+USED_ITS_TIME = 0.9  # a search that stopped this far into its time limit was stopped by it
+
+
+def _value_contract(
+    contract: tuple[str, int | None, Position],
+    solve: Solve | None,
+    engine: Any,
+    time_limit: float | None,
+    node_limit: int | None,
+    estimates: bool,
+    cancelled: Callable[[], bool] | None = None,
+) -> tuple[TrumpEntry, int, float]:
+    """One entry of the trump table, with the nodes and milliseconds it took.  Stopped
+    by a limit, the entry has bounds and (with `estimates`) its estimates' favourite's
+    estimate, made as `analyse` makes its own: under a time limit alone in a share
+    of it kept back from the search, under a node limit (or when the search ended
+    well before its time: `solve` answering by a deadline of its own) a trick ahead."""
+    trump, side, pos = contract
+    started = time.perf_counter()
+    guess_time = time_limit if estimates and time_limit and not node_limit else None
+    search_time = time_limit
+    if guess_time:
+        search_time = guess_time - min(ANALYSE_ESTIMATE_SHARE * guess_time, ANALYSE_ESTIMATE_TIME)
+    result = _search(solve, pos, engine, time_left(search_time, started), node_limit, ())
+    if result.exact:
+        entry = TrumpEntry(trump, side, result.value, result.best, result.points, True)
+        return entry, result.nodes, result.time_ms
+    lower, upper = position_bounds(pos, result)
+    nodes = result.nodes
+    favourite = None
+    if estimates and result.limit != "cancelled" and not (cancelled and cancelled()):
+        # further ahead in the time kept back, unless something cut the search short of
+        # its own time (`solve` may answer before a deadline of its own: the service's)
+        used_its_time = search_time and time.perf_counter() - started >= USED_ITS_TIME * search_time
+        deadline = started + guess_time if guess_time and used_its_time else None
+        favourite = favourite_by_estimates(pos, deadline, FAVOURITE_TRICKS)
+    entry = TrumpEntry(trump, side, None, (), None, False, lower, upper)
+    if favourite is not None:
+        guess = favourite.estimate
+        if favourite.objective is None:  # in the entry's own measure: within its bounds
+            guess = min(max(guess, lower), upper)
+        entry = replace(entry, estimate=guess, estimate_objective=favourite.objective, estimate_tricks=favourite.tricks)
+        nodes += favourite.nodes
+    return entry, nodes, (time.perf_counter() - started) * 1000.0
 
 
 def deal_before_play(deal: PositionLike) -> Position:

@@ -165,6 +165,17 @@ def test_hint_quality_measures_the_loss_of_the_move_named() -> None:
     assert "best" in roomy.line() and "by estimates" in roomy.line()
 
 
+def test_hint_quality_measures_limited_trump_tables() -> None:
+    """With time to spare every entry is solved and the choice loses nothing; at a
+    limit too short for a Jass deal the entries are left with bounds that hold."""
+    (roomy,) = hint_quality.measure_trumps("belote", 2, [10.0])
+    assert (roomy.entries, roomy.unsolved, roomy.outside, roomy.loss_by_estimate, roomy.loss_by_lower) == (8, 0, 0, 0, 0)
+    assert roomy.median_error is None and "trumps" in roomy.line()
+    (short,) = hint_quality.measure_trumps("jass", 1, [0.002])
+    assert short.entries == 6 and short.unsolved > 0 and short.outside == 0
+    assert short.median_error is not None and short.loss_by_estimate >= 0
+
+
 def test_hint_quality_measures_the_estimates_of_limited_analyses() -> None:
     """A limit too short to value a Jass deal leaves every first card unsolved, each
     with an estimate; with time to spare nothing is unsolved and there is no row."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -176,6 +177,19 @@ def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureF
     ]
     unknown = TrumpTable("belote", "score", (TrumpEntry("C", None, None, (), None, False),), False, 10, 1.0)
     assert pretty_trumps(unknown).splitlines()[2] == "  C               ?"  # no blanks after it
+    # what a limit left of an entry: its bounds and estimate, in a column wide enough
+    limited = (TrumpEntry("C", None, None, (), None, False, -41, 157, 12, None, 2),
+               TrumpEntry("S", None, 30, ("SA",), None, True))  # fmt: skip
+    lines = pretty_trumps(TrumpTable("belote", "score", limited, False, 10, 1.0)).splitlines()
+    assert lines[1:4] == [
+        "  trump               value  best leads",
+        "  C          ~12 [-41, 157]",
+        "  S                      30  SA",
+    ]
+    assert lines[4] == "  [a, b]: a limit left the value unknown: it lies between a and b"
+    assert lines[5].startswith("  ~: an estimate (not a bound): best play over the next tricks")
+    as_raw = (replace(limited[0], estimate_objective="raw"),)
+    assert "(not a bound, as raw)" in pretty_trumps(TrumpTable("belote", "score", as_raw, False, 10, 1.0))
 
 
 def test_the_puzzle_summary_counts_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from solver import (
     trump_table,
     verify_puzzle,
 )
+from solver.analysis import favourite_by_estimates
 from solver.cli import pretty_play
 from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
@@ -283,6 +285,72 @@ def test_trump_table_of_jass_has_six_trumps() -> None:
     table = trump_table({"game": "jass", "hands": deal_of("jass", 1, "H")}, node_limit=20000)
     assert [e.trump for e in table.entries] == ["C", "S", "H", "D", "obenabe", "undeufe"]
     assert not table.exact and all(e.value is None for e in table.entries)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("belote", {}), ("klaberjass", {}), ("klaverjas", {"rules": "rotterdam"}), ("klaverjas", {"rules": "amsterdam"})],
+)
+def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: str, options: dict) -> None:
+    """An entry a limit left unsolved has bounds that hold its exact value (narrow
+    where a lead was solved or shown better) and an estimate, within the bounds
+    where it is in the table's objective; the solved entries are exact."""
+    narrowed = estimated = 0
+    for seed in range(3):
+        data = {"game": game, "options": options, "deal": deal_of(game, seed, "H", **options)}
+        exact = {(e.trump, e.declaring_side): e.value for e in trump_table(data).entries}
+        for node_limit in (1_500, 6_000, 25_000):
+            table = trump_table(data, node_limit=node_limit)
+            for entry in table.entries:
+                value = exact[entry.trump, entry.declaring_side]
+                shown = entry.to_dict()
+                if entry.exact:
+                    assert entry.value == value and "lower" not in shown and "estimate" not in shown
+                    continue
+                assert entry.value is None and entry.best == () and entry.lower is not None and entry.upper is not None
+                assert entry.lower <= value <= entry.upper, (data, node_limit, entry)  # type: ignore[operator]
+                assert (shown["lower"], shown["upper"]) == (entry.lower, entry.upper)
+                narrowed += entry.lower > -entry.upper  # the static bounds are symmetric here
+                assert entry.estimate is not None and entry.estimate_tricks is not None and entry.estimate_tricks >= 1
+                assert shown["estimate"] == entry.estimate and shown["estimate_tricks"] == entry.estimate_tricks
+                if entry.estimate_objective is None:
+                    assert entry.lower <= entry.estimate <= entry.upper
+                else:
+                    assert shown["estimate_objective"] == entry.estimate_objective == "raw"
+                estimated += 1
+    assert narrowed and estimated
+    plain = trump_table(data, node_limit=1_500, estimates=False)
+    assert not plain.exact and all(e.estimate is None and "estimate" not in e.to_dict() for e in plain.entries)
+    assert all(e.lower is not None for e in plain.entries if not e.exact)
+    with pytest.raises(OptionError) as info:
+        trump_table(data, estimates="no")  # type: ignore[arg-type]
+    assert info.value.field == "estimates"
+
+
+def test_a_time_limited_trump_table_keeps_time_for_its_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a time limit alone each unsolved entry's estimates may look ahead until
+    the end of its time, kept from the search; under a node limit, a trick ahead."""
+    import solver.features as features
+
+    asked: list[tuple[float | None, float]] = []
+
+    def recorded(position: Position, deadline: float | None, most_tricks: int | None = None) -> object:
+        asked.append((deadline, time.perf_counter()))
+        return favourite_by_estimates(position, deadline, most_tricks)
+
+    monkeypatch.setattr(features, "favourite_by_estimates", recorded)
+    deal = {"game": "jass", "hands": deal_of("jass", 1, "H")}  # hardly anything solves in 20 ms
+    table = trump_table(deal, time_limit=0.02)
+    unsolved = [e for e in table.entries if not e.exact]
+    assert len(asked) == len(unsolved) > 0 and all(e.estimate is not None for e in unsolved)
+    # each search stopped by its time, the estimates may go on to the end of the entry's
+    # 20 ms (no later: on a loaded machine that end may have passed already)
+    assert all(deadline is not None and deadline - now < 0.02 for deadline, now in asked)
+    asked.clear()
+    table = trump_table(deal, node_limit=20_000)
+    assert len(asked) == sum(not e.exact for e in table.entries) > 0
+    assert all(deadline is None for deadline, _ in asked)
+    assert all(e.estimate_tricks == 1 for e in table.entries if not e.exact)
 
 
 @pytest.mark.parametrize(

@@ -175,6 +175,14 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert client.analyse_play(Position.from_dict(data)).cards == analyse_play(data).cards  # a Position keeps deal + played
     deal = {"game": "klaberjass", "deal": deal_of("klaberjass", 2)}
     assert same_result(client.trump_table(deal), trump_table(deal))
+    # a limited table: the unsolved entries' bounds and estimates, through the proto
+    limited = trump_table(deal, node_limit=1_500)
+    assert any(e.lower is not None and e.estimate is not None for e in limited.entries)
+    assert convert.trumps_from(convert.trumps_message(limited)) == limited
+    served = client.trump_table(deal, node_limit=1_500)
+    assert not served.exact and all(
+        e.lower is not None and e.upper is not None and e.estimate is not None for e in served.entries if not e.exact
+    )
     for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
         assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
 
@@ -617,6 +625,8 @@ def test_a_request_with_a_time_limit_answers_before_its_deadline(client: Client)
     table = client.trump_table({"game": "jass", "deal": deal_of("jass", 5, "H")}, time_limit=5.0, timeout=1.0)
     assert time.monotonic() - started < 1.0
     assert not table.exact and len(table.entries) == 6 and any(e.value is None for e in table.entries)
+    # their estimates a trick ahead once the deadline had cut the searches short
+    assert all(e.estimate_tricks == 1 and e.lower is not None for e in table.entries if e.value is None)
     # without a time limit the deadline still ends the call: test_a_deadline_stops_a_hard_search
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver import Engine, analyse
+from solver.analysis import position_bounds
 from solver.compile import static_bounds
 
 from .randompos import CONFIGS, random_positions
@@ -21,7 +22,8 @@ def test_a_stopped_moves_bounds_hold_its_exact_value(game: str) -> None:
     """Each game with every option value, trump and objective (step objectives,
     Klaverjas's nat, the paranoid games' own seats), stopped at node limits that fall
     inside one move's MTD(f); with `exact_moves`, beside the bounds of moves shown
-    worse.  A fresh table each time, so the limit stops a search that has work left."""
+    worse.  The position's bounds, the best of its moves', hold its exact value.  A
+    fresh table each time, so the limit stops a search that has work left."""
     proved = 0
     for position in random_positions(game, PER_VALUE.get(game, 2), seed="stopped", max_tricks=9, min_tricks=9):
         full = analyse(position, engine=Engine(2), estimates=False)
@@ -40,6 +42,11 @@ def test_a_stopped_moves_bounds_hold_its_exact_value(game: str) -> None:
                     assert move.lower <= exact[move.move] <= move.upper, (position.to_dict(), limit, wanted, move)
                     if (move.lower, move.upper) != static:
                         narrowed.add((move.lower, move.upper))
+                # the position's bounds, the best of its moves' (a trump table's entry)
+                lower, upper = position_bounds(position, limited)
+                assert lower <= full.value <= upper, (position.to_dict(), limit, wanted, lower, upper)
+                if limited.value is not None:  # the end the side is sure of
+                    assert limited.value in (lower, upper)
                 if wanted is None:
                     # every move asked for: only the one the limit stopped in (and the
                     # cards merged with it) can be narrowed

@@ -287,20 +287,30 @@ class TrumpTableRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class TrumpEntry(_message.Message):
-    __slots__ = ("trump", "declaring_side", "value", "best", "points", "exact")
+    __slots__ = ("trump", "declaring_side", "value", "best", "points", "exact", "lower", "upper", "estimate", "estimate_objective", "estimate_tricks")
     TRUMP_FIELD_NUMBER: _ClassVar[int]
     DECLARING_SIDE_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     BEST_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    UPPER_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATE_TRICKS_FIELD_NUMBER: _ClassVar[int]
     trump: str
     declaring_side: int
     value: Value
     best: _containers.RepeatedScalarFieldContainer[str]
     points: _containers.RepeatedScalarFieldContainer[int]
     exact: bool
-    def __init__(self, trump: _Optional[str] = ..., declaring_side: _Optional[int] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ...) -> None: ...
+    lower: int
+    upper: int
+    estimate: int
+    estimate_objective: str
+    estimate_tricks: int
+    def __init__(self, trump: _Optional[str] = ..., declaring_side: _Optional[int] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ..., estimate: _Optional[int] = ..., estimate_objective: _Optional[str] = ..., estimate_tricks: _Optional[int] = ...) -> None: ...
 
 class TrumpTableResponse(_message.Message):
     __slots__ = ("game", "objective", "side", "entries", "exact", "nodes", "time_ms")
