@@ -309,7 +309,7 @@ def hint_message(hint: Hint) -> pb.HintResponse:
     return pb.HintResponse(
         best=list(hint.best), value=value_message(hint.value), exact=hint.exact, nodes=hint.nodes, time_ms=hint.time_ms,
         estimate=hint.estimate, limit=hint.limit or "", estimate_objective=hint.estimate_objective or "",
-        estimate_tricks=hint.estimate_tricks,
+        estimate_tricks=hint.estimate_tricks, lower=hint.lower, upper=hint.upper,
     )
 
 
@@ -319,6 +319,7 @@ def hint_from(message: pb.HintResponse) -> Hint:
         tuple(message.best), value_from(message.value), message.exact, message.nodes, message.time_ms,
         estimate=estimate, limit=message.limit or None, estimate_objective=message.estimate_objective or None,
         estimate_tricks=message.estimate_tricks if message.HasField("estimate_tricks") else None,
+        lower=_optional_int(message, "lower"), upper=_optional_int(message, "upper"),
     )
 
 

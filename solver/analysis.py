@@ -127,10 +127,16 @@ class Hint:
     # the objective `estimate` is in, where not the hint's own (a guide: `raw`, `points`)
     estimate_objective: str | None = None
     estimate_tricks: int | None = None  # how many tricks ahead `estimate` looked (Bésigue: phase-1 tricks)
+    # a move named without a value: bounds on its value (proven, as an unsolved move's
+    # in a Result: narrow where the limit stopped in its search)
+    lower: int | None = None
+    upper: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
                                 "time_ms": round(self.time_ms, 3)}
+        if self.value is None and self.lower is not None:
+            data.update(lower=self.lower, upper=self.upper)
         if self.estimate is not None:
             data["estimate"] = self.estimate
         if self.estimate_objective is not None:
@@ -640,13 +646,19 @@ def favourite_by_estimates(pos: Position, deadline: float | None, most_tricks: i
     return _Favourite(move, int(value), objective, searched, depth)
 
 
-def _guessed(favourite: _Favourite | None, nodes: int, limit: str | None, started: float) -> Hint:
-    """A limited hint that solved no move: the estimates' favourite, if any."""
+def _guessed(
+    favourite: _Favourite | None, nodes: int, limit: str | None, started: float,
+    bounds: Mapping[Any, tuple[int, int]] | None = None,
+) -> Hint:
+    """A limited hint that solved no move: the estimates' favourite, if any, with its
+    bounds among `bounds` (by move)."""
     elapsed = (time.perf_counter() - started) * 1000.0
     if favourite is None:
         return Hint((), None, False, nodes, elapsed, limit=limit)
+    lower, upper = (bounds or {}).get(favourite.move, (None, None))
     return Hint((str(favourite.move),), None, False, nodes + favourite.nodes, elapsed, estimate=favourite.estimate,
-                limit=limit, estimate_objective=favourite.objective, estimate_tricks=favourite.tricks)
+                limit=limit, estimate_objective=favourite.objective, estimate_tricks=favourite.tricks,
+                lower=lower, upper=upper)
 
 
 def _first_points(pos: BesiguePosition, outcome: Any) -> Any:
@@ -712,7 +724,10 @@ def hint(
         if result.best or not guessing or result.limit in (None, "cancelled"):
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
         until = started + guess_time if guess_time else None
-        return _guessed(favourite_by_estimates(pos, until), result.nodes, result.limit, started)
+        bounds = {m.move: (m.lower, m.upper) for m in result.moves if m.lower is not None and m.upper is not None}
+        favourite = favourite_by_estimates(pos, until)
+        by_name = {move: bounds[str(move)] for move in pos.legal_moves() if str(move) in bounds}
+        return _guessed(favourite, result.nodes, result.limit, started, by_name)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         cancelled = CancelWatch(eng)  # a cancel() while the estimates run is not the search's
@@ -727,7 +742,8 @@ def hint(
         outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,
                         first_move=favourite.move if favourite else None)
         if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
-            return _guessed(favourite or favourite_by_estimates(pos, None), outcome.nodes, outcome.limit, started)
+            return _guessed(favourite or favourite_by_estimates(pos, None), outcome.nodes, outcome.limit, started,
+                            outcome.bounds)
         outcome.nodes += favourite.nodes if favourite else 0
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:
@@ -740,10 +756,13 @@ def hint(
         if outcome.estimates and guessing:  # Bésigue's, a phase-1 trick or more ahead
             guesses = [(m, v) for m, v in outcome.estimates.items() if v is not None]
             guesses.sort(key=lambda mv: (-estimate_preference(pos, None, int(mv[1])), move_key(pos, mv[0])))
+            lower, upper = outcome.bounds[guesses[0][0]]
             return Hint((str(guesses[0][0]),), None, False, outcome.nodes, elapsed, estimate=guesses[0][1],
-                        limit=outcome.limit, estimate_tricks=outcome.estimate_tricks)
+                        limit=outcome.limit, estimate_tricks=outcome.estimate_tricks, lower=lower, upper=upper)
         if isinstance(pos, BesiguePosition) and guessing and outcome.limit != "cancelled":
-            return Hint((str(_first_points(pos, outcome)),), None, False, outcome.nodes, elapsed, limit=outcome.limit)
+            move = _first_points(pos, outcome)
+            lower, upper = outcome.bounds[move]
+            return Hint((str(move),), None, False, outcome.nodes, elapsed, limit=outcome.limit, lower=lower, upper=upper)
         return Hint((), None, False, outcome.nodes, elapsed, limit=outcome.limit)
     best = tuple(str(c) for c in sorted(outcome.best_moves or [], key=lambda m: move_key(pos, m)))
     return Hint(best, outcome.value, True, outcome.nodes, elapsed)

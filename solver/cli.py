@@ -802,7 +802,10 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     elif not found.exact and found.best:
         # the best move solved, or one shown better (its value then a bound on it)
         status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
-    lines.append(f"  play {' or '.join(found.best) or '?'}: value {_shown(found.value)}{status}")
+    value = _shown(found.value)
+    if found.value is None and found.lower is not None:  # named without a value: what its search proved
+        value = f"[{found.lower}, {found.upper}]"
+    lines.append(f"  play {' or '.join(found.best) or '?'}: value {value}{status}")
     return "\n".join(lines) + "\n"
 
 

@@ -123,6 +123,12 @@ def test_a_limited_hint_says_its_value_is_a_bound() -> None:
     assert "  play HJ: value ?  (not exact: a limit stopped the search; estimated 46, 3 tricks ahead)" in text.splitlines()
     text = pretty_hint(Position.from_dict(JASS), Hint(("HJ",), None, False, 10, 1.0, limit="time"))  # Bésigue's kind
     assert "play HJ: value ?  (not exact: a limit stopped the search; the move that scores the most at once)" in text
+    # with the bounds its search proved
+    bounded = Hint(("HJ",), None, False, 10, 1.0, estimate=46, estimate_tricks=3, limit="time", lower=41, upper=55)
+    text = pretty_hint(Position.from_dict(JASS), bounded)
+    assert "  play HJ: value [41, 55]  (not exact: a limit stopped the search; estimated 46, 3 tricks ahead)" in text
+    assert bounded.to_dict()["lower"] == 41 and bounded.to_dict()["upper"] == 55
+    assert "lower" not in Hint(("HJ",), 107, False, 10, 1.0, limit="time", lower=1, upper=2).to_dict()
 
 
 def test_a_limited_analysis_says_what_its_estimates_are() -> None:

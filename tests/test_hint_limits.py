@@ -129,6 +129,10 @@ def check_hint(pos: Any, found: Hint, *, most_horizon: int | None, **limits: Any
         return
     assert len(found.best) == 1, found
     move = found.best[0]
+    # its bounds, as a limited analysis gives an unsolved move's (test_stopped_bounds:
+    # they hold its value)
+    assert found.lower is not None and found.upper is not None and found.lower <= found.upper, found
+    assert (shown["lower"], shown["upper"]) == (found.lower, found.upper)
     if isinstance(pos, BesiguePosition):
         assert found.estimate_objective is None
         if len(pos.talon) <= 2:  # no estimates: the move that scores the most at once
@@ -276,6 +280,38 @@ def besigue_positions() -> list[BesiguePosition]:
         for stop in stops:
             found.append(play_until(rng, random_deal(rng), talon, tricks_left=None if talon else 4, stop=stop))
     return found
+
+
+@pytest.mark.parametrize("game", ["belote", "jass", "klaverjas", "klaberjass", "putz", "bassadewitz"])
+def test_a_hint_that_solves_nothing_gives_the_bounds_its_favourites_search_proved(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a time limit the favourite is searched first; a limit that stops in its
+    search leaves it bounds that hold its exact value, narrower than the rules'
+    (a node limit beside the long time limit, through `compile.solve`, stops it at
+    the same node on every machine)."""
+    real = compile_module.solve
+    limit: dict[str, int | None] = {"nodes": None}
+
+    def stopped(pos: Any, engine: Any, **kwargs: Any) -> Any:
+        return real(pos, engine, **{**kwargs, "node_limit": limit["nodes"]})
+
+    monkeypatch.setattr(compile_module, "solve", stopped)
+    narrowed = 0
+    deep = 8 if game == "klaberjass" else 6  # its smaller searches stop less often
+    for pos in random_positions(game, 2, seed="named-bounds", min_tricks=deep, max_tricks=deep + 1):
+        limit["nodes"] = None
+        exact = {m.move: m.value for m in analyse(pos, engine=Engine(8)).moves}
+        static = compile_module.static_bounds(pos)
+        for nodes in (50, 5_000):  # the engine looks at its node count every few thousand nodes
+            limit["nodes"] = nodes
+            found = hint(pos, time_limit=1e9, engine=Engine(8))
+            if found.value is not None or found.exact:
+                continue
+            assert found.lower is not None and found.upper is not None
+            assert found.lower <= exact[found.best[0]] <= found.upper, (pos.to_dict(), nodes, found)  # type: ignore[operator]
+            narrowed += (found.lower, found.upper) != static
+    assert narrowed
 
 
 def test_limited_besigue_hints() -> None:

@@ -179,6 +179,8 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     limited = trump_table(deal, node_limit=1_500)
     assert any(e.lower is not None and e.estimate is not None for e in limited.entries)
     assert convert.trumps_from(convert.trumps_message(limited)) == limited
+    named = hint(HARD_DEAL, node_limit=1)  # nothing solved: the favourite, with its bounds
+    assert named.value is None and named.lower is not None and convert.hint_from(convert.hint_message(named)) == named
     served = client.trump_table(deal, node_limit=1_500)
     assert not served.exact and all(
         e.lower is not None and e.upper is not None and e.estimate is not None for e in served.entries if not e.exact

@@ -187,7 +187,7 @@ class HintRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate", "limit", "estimate_objective", "estimate_tricks")
+    __slots__ = ("best", "value", "exact", "nodes", "time_ms", "estimate", "limit", "estimate_objective", "estimate_tricks", "lower", "upper")
     BEST_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
@@ -197,6 +197,8 @@ class HintResponse(_message.Message):
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_TRICKS_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    UPPER_FIELD_NUMBER: _ClassVar[int]
     best: _containers.RepeatedScalarFieldContainer[str]
     value: Value
     exact: bool
@@ -206,7 +208,9 @@ class HintResponse(_message.Message):
     limit: str
     estimate_objective: str
     estimate_tricks: int
-    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ..., limit: _Optional[str] = ..., estimate_objective: _Optional[str] = ..., estimate_tricks: _Optional[int] = ...) -> None: ...
+    lower: int
+    upper: int
+    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., estimate: _Optional[int] = ..., limit: _Optional[str] = ..., estimate_objective: _Optional[str] = ..., estimate_tricks: _Optional[int] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ...) -> None: ...
 
 class AnalyseBatchRequest(_message.Message):
     __slots__ = ("positions", "limits")
