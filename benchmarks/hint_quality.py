@@ -22,7 +22,8 @@ With `--trumps`, also the trump table of each deal (exact, then at each limit an
 entry): how many entries a limit left unsolved, whether each one's bounds hold its
 exact value (the run fails if not), the median error of their estimates, and the
 mean loss of choosing side 0's trump (where a side declares: side 0 declaring) by
-each entry's value, else its estimate, against choosing by its lower bound.
+each entry's value, else its estimate (where in the table's objective, else its
+lower bound), against choosing by its lower bound.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class TrumpRow:
     unsolved: int
     outside: int  # unsolved entries whose bounds miss the exact value: must be 0
     median_error: float | None  # of the estimates in the table's own objective
-    loss_by_estimate: float  # mean, choosing by value, else estimate
+    loss_by_estimate: float  # mean, choosing by value, else estimate (in the table's objective)
     loss_by_lower: float  # mean, choosing by value, else lower bound
 
     def line(self) -> str:
@@ -100,6 +101,16 @@ class TrumpRow:
             f"  outside their bounds {self.outside}  estimate error median {error}"
             f"  choice's mean loss: by estimate {self.loss_by_estimate:5.1f}, by lower bound {self.loss_by_lower:5.1f}"
         )
+
+
+def _lower(entry: Any) -> int:
+    return int(entry.lower)
+
+
+def _estimate_else_lower(entry: Any) -> int:
+    """An unsolved entry's estimate where it is in the table's objective (Klaverjas's
+    and Klaberjass's `score` estimate `raw`: not comparable), else its lower bound."""
+    return int(entry.estimate) if entry.estimate is not None and entry.estimate_objective is None else int(entry.lower)
 
 
 def measure_trumps(key: str, n: int, limits: list[float]) -> list[TrumpRow]:
@@ -134,8 +145,8 @@ def measure_trumps(key: str, n: int, limits: list[float]) -> list[TrumpRow]:
                 if entry.estimate is not None and entry.estimate_objective is None:
                     errors.append(abs(entry.estimate - value))
             top = max(int(values[e.trump, e.declaring_side] or 0) for e in choices)
-            for losses, guess in ((by_estimate, "estimate"), (by_lower, "lower")):
-                chosen_entry = max(choices, key=lambda e: e.value if e.value is not None else getattr(e, guess))
+            for losses, guess in ((by_estimate, _estimate_else_lower), (by_lower, _lower)):
+                chosen_entry = max(choices, key=lambda e: e.value if e.value is not None else guess(e))
                 losses.append(top - int(values[chosen_entry.trump, chosen_entry.declaring_side] or 0))
         rows.append(TrumpRow(key, limit, entries, unsolved, outside, statistics.median(errors) if errors else None,
                              statistics.mean(by_estimate), statistics.mean(by_lower)))
