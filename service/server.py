@@ -69,6 +69,7 @@ from solver.analysis import (
     analyse,
     estimate_engine,
     estimate_unsolved,
+    favourite_by_estimates,
     hint,
     require_a_move,
 )
@@ -76,7 +77,7 @@ from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.errors import PlisError
 from solver.features import Claim, analyse_play, check_first, start_of_deal, trump_table, verify_puzzle
-from solver.position import AnyPosition, load_position
+from solver.position import AnyPosition, Position, load_position
 
 from . import convert
 from .config import ServerConfig, add_serve_arguments, config_from_args, is_loopback
@@ -385,6 +386,19 @@ class Guard:
             answer = estimate_unsolved(position if objective is None else position.with_objective(objective), answer)
         return answer
 
+    def favourite(self, position: Position, deadline: float | None, most_tricks: int | None = None) -> Any:
+        """`solver.analysis.favourite_by_estimates` (a trump table entry's estimates),
+        ending by the time the call must answer, stopped by a cancel.  `deadline` is
+        on `time.perf_counter`'s clock, as the library's."""
+        self.check()
+        if deadline is not None and self.answer_by is not None:
+            left = min(deadline - time.perf_counter(), self.answer_by - time.monotonic())
+            deadline = time.perf_counter() + left if left > 0 else None  # None: a trick ahead only
+        found = self._search(self.worker_engine(position), lambda: favourite_by_estimates(position, deadline, most_tricks))
+        if self.cancelled:
+            raise Cancelled(self._shutdown)
+        return found
+
     def last_slice(self, limit: float | None, nodes: int | None, own_end: float | None) -> bool:
         """Whether a slice of `limit` seconds from now (with a budget of `nodes`) is the
         call's last that answers: a node-limited call's one search, or the slice that
@@ -608,6 +622,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                     node_limit=node_limit,
                     engine=guard.worker_engine(),
                     solve=guard.analyse,
+                    estimate=guard.favourite,
                 )
             except PlisError as exc:
                 raise InvalidRequest(exc, "position.") from None

@@ -47,6 +47,7 @@ from .games import game_of
 from .position import AnyPosition, Position, load_position
 
 Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=, exact_moves=)
+Estimate = Callable[..., Any]  # called as favourite_by_estimates(position, deadline, most_tricks)
 PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
 
 
@@ -399,6 +400,7 @@ def trump_table(
     solve: Solve | None = None,
     jobs: int | None = 1,
     estimates: bool = True,
+    estimate: Estimate | None = None,
 ) -> TrumpTable:
     """Value a deal before play for every trump of its game (and both declaring sides).
 
@@ -415,16 +417,21 @@ def trump_table(
     shown better than a value) and, with `estimates`, an `estimate` (not a bound)
     made as a hint's when nothing is solved: best play over the next tricks, what
     follows guessed, within a share of the time limit kept back from the search.
+    `estimate` replaces `solver.analysis.favourite_by_estimates` for them, as `solve`
+    replaces `analyse` (the service passes one that honours the call's deadline).
     """
     from .batch import check_jobs, ordered_map
 
     base = deal_before_play(deal)
     check_solve(solve)
+    if estimate is not None and not callable(estimate):
+        raise OptionError("estimate", f"must be a function called as favourite_by_estimates is (or None), "
+                                      f"got {type(estimate).__name__}")
     check_flag("estimates", estimates)
     one = jobs == 1 and not isinstance(jobs, bool)  # True is no number of threads: check_jobs refuses it
     threads = 1 if one else check_jobs(jobs, table_size(tt_megabytes, default_tt_megabytes(base)))
-    if threads > 1 and (engine is not None or solve is not None):
-        raise OptionError("jobs", "an engine or solve of your own serves one thread: give jobs=1 with them")
+    if threads > 1 and (engine is not None or solve is not None or estimate is not None):
+        raise OptionError("jobs", "an engine, solve or estimate of your own serves one thread: give jobs=1 with them")
     rules = base.rules
     game = type(rules)
     objective = objective if objective is not None else base.objective
@@ -451,7 +458,8 @@ def trump_table(
     if threads > 1:
         # no engine given: each thread searches with its own, as in analyse_many
         valued = list(ordered_map(
-            lambda c: _value_contract(c, solve, engine_for(c[2], None, tt_megabytes), time_limit, node_limit, estimates),
+            lambda c: _value_contract(c, solve, engine_for(c[2], None, tt_megabytes), time_limit, node_limit,
+                                      estimates, None),
             contracts, threads,
         ))
     else:
@@ -461,7 +469,7 @@ def trump_table(
         cancelled = CancelWatch(eng)
         valued = [
             (TrumpEntry(trump, side, None, (), None, False, *static_bounds(pos)), 0, 0.0) if cancelled()
-            else _value_contract((trump, side, pos), solve, eng, time_limit, node_limit, estimates, cancelled)
+            else _value_contract((trump, side, pos), solve, eng, time_limit, node_limit, estimates, estimate, cancelled)
             for trump, side, pos in contracts
         ]
     entries = [entry for entry, _, _ in valued]
@@ -480,6 +488,7 @@ def _value_contract(
     time_limit: float | None,
     node_limit: int | None,
     estimates: bool,
+    estimate: Estimate | None,
     cancelled: Callable[[], bool] | None = None,
 ) -> tuple[TrumpEntry, int, float]:
     """One entry of the trump table, with the nodes and milliseconds it took.  Stopped
@@ -505,7 +514,7 @@ def _value_contract(
         # its own time (`solve` may answer before a deadline of its own: the service's)
         used_its_time = search_time and time.perf_counter() - started >= USED_ITS_TIME * search_time
         deadline = started + guess_time if guess_time and used_its_time else None
-        favourite = favourite_by_estimates(pos, deadline, FAVOURITE_TRICKS)
+        favourite = (estimate or favourite_by_estimates)(pos, deadline, FAVOURITE_TRICKS)
     entry = TrumpEntry(trump, side, None, (), None, False, lower, upper)
     if favourite is not None:
         guess = favourite.estimate

@@ -322,9 +322,20 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
     plain = trump_table(data, node_limit=1_500, estimates=False)
     assert not plain.exact and all(e.estimate is None and "estimate" not in e.to_dict() for e in plain.entries)
     assert all(e.lower is not None for e in plain.entries if not e.exact)
-    with pytest.raises(OptionError) as info:
-        trump_table(data, estimates="no")  # type: ignore[arg-type]
-    assert info.value.field == "estimates"
+    for bad, field in (({"estimates": "no"}, "estimates"), ({"estimate": 3}, "estimate"),
+                       ({"estimate": favourite_by_estimates, "jobs": 2}, "jobs")):  # fmt: skip
+        with pytest.raises(OptionError) as info:
+            trump_table(data, **bad)  # type: ignore[arg-type]
+        assert info.value.field == field
+    # an estimate of the caller's makes the unsolved entries' estimates
+    calls: list[int | None] = []
+
+    def counted(position: Position, deadline: float | None, most_tricks: int | None = None) -> object:
+        calls.append(most_tricks)
+        return favourite_by_estimates(position, deadline, most_tricks)
+
+    table = trump_table(data, node_limit=1_500, estimate=counted)
+    assert len(calls) == sum(not e.exact for e in table.entries) > 0
 
 
 def test_a_time_limited_trump_table_keeps_time_for_its_estimates(monkeypatch: pytest.MonkeyPatch) -> None:

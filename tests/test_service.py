@@ -629,6 +629,13 @@ def test_a_request_with_a_time_limit_answers_before_its_deadline(client: Client)
     assert not table.exact and len(table.entries) == 6 and any(e.value is None for e in table.entries)
     # their estimates a trick ahead once the deadline had cut the searches short
     assert all(e.estimate_tricks == 1 and e.lower is not None for e in table.entries if e.value is None)
+    # a time limit as long as the call's timeout: the first entry's search stops by the
+    # deadline, its estimates too, and the others answer at once
+    for _ in range(3):
+        started = time.monotonic()
+        table = client.trump_table({"game": "jass", "deal": deal_of("jass", 6, "H")}, time_limit=0.6, timeout=0.6)
+        assert time.monotonic() - started < 0.6
+        assert not table.exact and all(e.lower is not None for e in table.entries if e.value is None)
     # without a time limit the deadline still ends the call: test_a_deadline_stops_a_hard_search
 
 
@@ -1683,3 +1690,35 @@ def test_a_value_not_found_is_left_unset_on_the_wire(server: BackgroundServer) -
         assert solved.value.WhichOneof("kind") == "number"
     assert not convert.claim_message({"best": ["S8"]}).HasField("value")
     assert convert.claim_message({"value": 0}).value.WhichOneof("kind") == "number"
+
+
+def test_a_trump_tables_estimates_in_the_service_end_by_the_calls_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The estimates of a trump table entry run after its search, outside it: the service
+    ends them by the time the call must answer (a deeper look past it would make the
+    next entry find the deadline passed and lose the table), and a cancel stops them."""
+    import service.server as server_module
+    from solver import load_position
+
+    asked: list[float | None] = []
+    real = server_module.favourite_by_estimates
+
+    def recording(position: Any, deadline: float | None, most_tricks: int | None = None) -> Any:
+        asked.append(None if deadline is None else deadline - time.perf_counter())
+        return real(position, deadline, most_tricks)
+
+    monkeypatch.setattr(server_module, "favourite_by_estimates", recording)
+    position = load_position(HARD_DEAL)
+    far = time.perf_counter() + 10.0
+    guard = server_module.Guard(time.monotonic() + 1.0, 8)  # answers by 0.95 s from now
+    assert guard.favourite(position, far, 3) is not None
+    assert asked[-1] is not None and 0.8 < asked[-1] <= 0.95
+    assert guard.favourite(position, time.perf_counter() + 0.1, 3) is not None  # its own end comes first
+    assert asked[-1] is not None and asked[-1] <= 0.1
+    late = server_module.Guard(time.monotonic() + 1.0, 8)
+    late.answer_by = time.monotonic() - 0.01  # past its answer time, before its deadline
+    assert late.favourite(position, far, 3) is not None and asked[-1] is None  # a trick ahead only
+    free = server_module.Guard(None, 8)
+    assert free.favourite(position, far, 3) is not None and asked[-1] is not None and asked[-1] > 9
+    free.cancel()
+    with pytest.raises(server_module.Cancelled):
+        free.favourite(position, far, 3)
