@@ -389,8 +389,10 @@ class Guard:
     def favourite(self, position: Position, deadline: float | None, most_tricks: int | None = None) -> Any:
         """`solver.analysis.favourite_by_estimates` (a trump table entry's estimates),
         ending by the time the call must answer, stopped by a cancel.  `deadline` is
-        on `time.perf_counter`'s clock, as the library's."""
-        self.check()
+        on `time.perf_counter`'s clock, as the library's.  Past the answer time it still
+        looks a trick ahead (under a millisecond): the entry's search has answered."""
+        if self.cancelled:
+            raise Cancelled(self._shutdown)
         if deadline is not None and self.answer_by is not None:
             left = min(deadline - time.perf_counter(), self.answer_by - time.monotonic())
             deadline = time.perf_counter() + left if left > 0 else None  # None: a trick ahead only

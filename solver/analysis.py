@@ -691,7 +691,8 @@ def hint(
     is sure of (`_shown_better`).  With a time or node limit and `estimates`, a
     search that solves no move still names one (unless cancelled): the best by
     estimates (best play over the next tricks, what follows guessed as `analyse`'s
-    are), with its `estimate`.  Under a time limit alone they are made first, up to
+    are), with its `estimate` and `lower`/`upper` bounds on its value (narrow where
+    the limit stopped in its search).  Under a time limit alone they are made first, up to
     `FAVOURITE_TRICKS` ahead in half the time at most, and their favourite is
     searched first; under a node limit they look a trick ahead,
     once the search has solved nothing.  Where the objective's values do not add up,
