@@ -12,7 +12,7 @@ loss: how much worse its exact value is than the best, for the side to move.
 Printed per set and limit: how many hints named a best move, the mean and largest
 loss, how many hints were exact, how many named a move by estimates alone, and the
 median time of a hint.  The exact analyses take most of the run (Jass: about a
-second a deal).
+second a deal).  `--nodes` adds hints at node limits (the same on every machine).
 
 With `--analyses`, also a time-limited `analyse` of each deal at each limit: how many
 moves it left unsolved, and how far their estimates are from their exact values
@@ -43,7 +43,7 @@ class Row:
     """One set at one time limit."""
 
     key: str
-    limit: float
+    limit: float | int  # seconds, or (an int) nodes
     deals: int
     best: int  # hints that named a best move
     mean_loss: float
@@ -53,8 +53,9 @@ class Row:
     median_ms: float
 
     def line(self) -> str:
+        limit = f"{self.limit:>7.3f} s" if isinstance(self.limit, float) else f"{self.limit:>7} n"
         return (
-            f"{self.key:<20} {self.limit:>7.3f} s  best {self.best:>4}/{self.deals:<4} mean loss {self.mean_loss:6.1f}"
+            f"{self.key:<20} {limit}  best {self.best:>4}/{self.deals:<4} mean loss {self.mean_loss:6.1f}"
             f"  max {self.max_loss:>4}  exact {self.exact:>4}  by estimates {self.by_estimates:>4}"
             f"  median {self.median_ms:7.1f} ms"
         )
@@ -193,9 +194,9 @@ def measure_analyses(key: str, n: int, limits: list[float], known: Any = None) -
     return rows
 
 
-def measure(key: str, n: int, limits: list[float], known: Any = None) -> list[Row]:
-    """The rows of one set: `n` deals, a hint at each of `limits` (seconds); `known`:
-    `exact_values(key, n)`, if already found."""
+def measure(key: str, n: int, limits: list[float] | list[int], known: Any = None) -> list[Row]:
+    """The rows of one set: `n` deals, a hint at each of `limits` (seconds, or, given as
+    ints, nodes); `known`: `exact_values(key, n)`, if already found."""
     from solver import hint
     from solver.analysis import as_position, preference
 
@@ -206,7 +207,10 @@ def measure(key: str, n: int, limits: list[float], known: Any = None) -> list[Ro
         for deal, values in zip(chosen, exact):
             position = as_position(deal)
             engine.clear()
-            found = hint(position, time_limit=limit, engine=engine)
+            if isinstance(limit, int):
+                found = hint(position, node_limit=limit, engine=engine)
+            else:
+                found = hint(position, time_limit=limit, engine=engine)
             best = max(preference(position, v) for v in values.values() if v is not None)
             named = values[found.best[0]]
             assert named is not None  # an analysis without limits values every move
@@ -226,13 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=list(DEAL_SETS), metavar="SET", default=["jass"])
     parser.add_argument("--deals", type=positive, default=60)
     parser.add_argument("--limits", nargs="+", type=seconds, default=[0.02, 0.05, 0.1], metavar="S")
+    parser.add_argument("--nodes", nargs="+", type=positive, default=[], metavar="N", help="also hints at these node limits")
     parser.add_argument("--analyses", action="store_true", help="also the estimates of time-limited analyses")
     parser.add_argument("--trumps", action="store_true", help="also time-limited trump tables (sets with a trump)")
     args = parser.parse_args(argv)
     outside = 0
     for key in args.games:
         known = exact_values(key, args.deals)
-        for row in measure(key, args.deals, args.limits, known):
+        for row in measure(key, args.deals, args.limits, known) + measure(key, args.deals, args.nodes, known):
             print(row.line(), flush=True)
         if args.analyses:
             for estimates in measure_analyses(key, args.deals, args.limits, known):

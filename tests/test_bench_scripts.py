@@ -162,6 +162,8 @@ def test_hint_quality_measures_the_loss_of_the_move_named() -> None:
     assert short.deals == 3 and 0 <= short.best <= 3 and short.max_loss >= 0
     (jass,) = hint_quality.measure("jass", 1, [0.002])
     assert (jass.exact, jass.by_estimates) == (0, 1)
+    (nodes,) = hint_quality.measure("jass", 1, [1_000])
+    assert (nodes.exact, nodes.by_estimates) == (0, 1) and nodes.line().split()[1:3] == ["1000", "n"]
     assert "best" in roomy.line() and "by estimates" in roomy.line()
 
 

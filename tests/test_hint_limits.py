@@ -24,7 +24,7 @@ import pytest
 from solver import Engine, Position, analyse, hint
 from solver import analysis as analysis_module
 from solver import compile as compile_module
-from solver.analysis import Hint
+from solver.analysis import Hint, has_transform
 from solver.besigue import BesiguePosition
 from solver.compile import estimate
 
@@ -151,8 +151,8 @@ def check_hint(pos: Any, found: Hint, *, most_horizon: int | None, **limits: Any
 
 @pytest.mark.parametrize("case", DEALS, ids=[deal_id(c) for c in DEALS])
 def test_a_node_limited_hint_of_a_complete_deal_names_the_favourite_a_trick_ahead(case: tuple[str, dict]) -> None:
-    """Node limits, and both limits (a node limit makes no estimates before the
-    search).  A search stopped at its first node solves nothing, so the hint names
+    """Node limits, and both limits (with a node limit the estimates look a trick
+    ahead only).  A search stopped at its first node solves nothing, so the hint names
     the guide's favourite a trick ahead, with its estimate and guide; so does any
     limit that left every move unsolved (more nodes solve the smaller deals)."""
     game, fields = case
@@ -223,10 +223,35 @@ def test_exact_hints_with_a_favourite_first_equal_analyse() -> None:
     assert checked >= 120
 
 
+def test_a_node_limited_hint_searches_the_favourite_a_trick_ahead_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a node limit, as under a time limit, the estimates' favourite is searched
+    first (a trick ahead only: their nodes go past the limit); without estimates, or
+    with a forced move, nothing is."""
+    asked: list[Any] = []
+    real = compile_module.solve
+
+    def recorded(pos: Any, engine: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("first_move"))
+        return real(pos, engine, **kwargs)
+
+    monkeypatch.setattr(compile_module, "solve", recorded)
+    for game, fields in DEALS:
+        pos = full_deal(game, 6, **dict(fields))
+        _, moves = favourites(pos, 1) or (None, [])
+        hint(pos, node_limit=5_000, engine=Engine(8))
+        if has_transform(pos):  # every move valued (Klaberjass score): no search first
+            assert asked[-1] is None
+        else:  # the first of the favourites in canonical order, as the hint names it
+            assert moves and str(asked[-1]) == moves[0], (game, asked[-1], moves)
+        hint(pos, node_limit=5_000, engine=Engine(8), estimates=False)
+        assert asked[-1] is None
+
+
 def test_a_node_limited_hint_names_the_best_of_the_moves_its_search_solved() -> None:
     """Stopped with several moves solved (each move that led until a better one came
     keeps its exact value), the hint names the best of them, not merely one: the same
-    search (a fresh engine, the same node limit, no estimates first) run directly.
+    search (a fresh engine, the same node limit, no estimates: no favourite first) run
+    directly.
     Cases are looked for among node limits; were an engine change to leave none, look
     further (more positions or limits)."""
     cases = 0
@@ -237,7 +262,7 @@ def test_a_node_limited_hint_names_the_best_of_the_moves_its_search_solved() -> 
             if outcome.limit != "nodes" or len(set(solved.values())) < 2:
                 continue
             top = max(solved.values(), key=int)
-            found = hint(pos, node_limit=node_limit, engine=Engine(8))
+            found = hint(pos, node_limit=node_limit, engine=Engine(8), estimates=False)  # no favourite first
             assert not found.exact and found.value == top and found.best[0] in solved and solved[found.best[0]] == top
             cases += 1
     assert cases >= 1
@@ -268,7 +293,7 @@ def test_a_limited_hint_names_a_move_shown_better_than_every_solved_one() -> Non
     moves = {m.move: m for m in same_search.moves}
     assert [m for m, v in moves.items() if v.value is not None] == ["C9"]
     assert moves["C7"].lower == moves["C6"].lower == -131 and moves["C7"].upper == moves["C6"].upper
-    found = hint(position, node_limit=200_000, engine=Engine(8))
+    found = hint(position, node_limit=200_000, engine=Engine(8), estimates=False)  # no favourite first
     assert (found.best, found.value, found.exact, found.limit) == (("C7",), -131, False, "nodes")
     check_hint(position, found, most_horizon=None, node_limit=200_000)
 
