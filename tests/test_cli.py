@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import random
@@ -187,7 +188,11 @@ def test_ctrl_c_stops_a_long_search_and_keeps_the_answers_written(tmp_path: Path
     endless = random_deal(random.Random(1)).to_dict()
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, endless])
     command = [*PLIS, "hint", "--jobs", jobs, str(source)]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as child:
+    # as a terminal would start it: a shell's background job (`pytest &` in a script)
+    # ignores SIGINT, and a program started so inherits that and never sees the Ctrl-C
+    default_sigint = functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                          preexec_fn=default_sigint) as child:  # fmt: skip
         assert child.stdout is not None and child.stderr is not None
         try:
             ready, _, _ = select.select([child.stdout], [], [], 60)
