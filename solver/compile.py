@@ -375,13 +375,32 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     rules = pos.rules
     if pos.objective in ("all_tricks", "pomme"):
         return (0, 1)
-    reach = pos.points_to_come + rules.sweep_bonus + (MOST_ROEM_A_TRICK * pos.tricks_left if rules.has_roem else 0)
+    reach = pos.points_to_come + (MOST_ROEM_A_TRICK * pos.tricks_left if rules.has_roem else 0)
     if rules.individual:
         own = pos.scored[pos.side]
-        return (own, own + reach)
-    if pos.objective == "raw":  # the points so far, and at most `reach` more to either side
-        lead = pos.scored[pos.side] - pos.scored[1 - pos.side]
-        return (lead - reach, lead + reach)
+        return (own, own + reach + rules.sweep_bonus)
+    side = pos.side
+    bonus = [rules.sweep_bonus if can_sweep(pos, s) else 0 for s in (0, 1)]
+    if pos.objective == "raw" or type(rules).settle is Rules.settle:
+        # the totals are the final scores: the points so far, and at most `reach` more
+        # (and the sweep bonus, where that side can still take every trick) to each side
+        lead = pos.scored[side] - pos.scored[1 - side]
+        return (lead - reach - bonus[1 - side], lead + reach + bonus[side])
     # a settlement may hand one side everything (a failed contract, a nat)
-    total = sum(abs(s) for s in pos.scored) + reach
+    total = sum(abs(s) for s in pos.scored) + reach + max(bonus)
     return (-total, total)
+
+
+def can_sweep(pos: Position, side: int) -> bool:
+    """Whether `side` may still take every trick: the other has taken none, and does not
+    hold (or has not put on the trick) the highest trump left, which wins its trick."""
+    rules = pos.rules
+    if pos.tricks[1 - side]:
+        return False
+    if rules.trump_group is None:
+        return True
+    seats = rules.n_players
+    held = [(card, seat) for seat, hand in enumerate(pos.hands) for card in hand]
+    held += [(card, (pos.leader + i) % seats) for i, card in enumerate(pos.trick)]
+    trumps = [(rules.strength(card), seat) for card, seat in held if rules.is_trump(card)]
+    return not trumps or rules.side_of(max(trumps)[1]) == side

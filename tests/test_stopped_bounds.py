@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from solver import Engine, analyse
+from solver import Engine, Position, analyse
 from solver.analysis import position_bounds
-from solver.compile import static_bounds
+from solver.compile import MOST_ROEM_A_TRICK, static_bounds
 
 from .randompos import CONFIGS, random_positions
 
@@ -69,3 +69,44 @@ def test_the_static_bounds_hold_every_moves_value(game: str) -> None:
         around_the_lead += lower != -upper
     if "raw" in CONFIGS[game]["objective"]:
         assert around_the_lead
+
+
+# one deal with the trump jack (the highest trump, Jass's Buur) in a hand of side 1
+JASS_HANDS = [
+    "C9 C7 C6 SQ S8 HA HK HJ D6",
+    "CA CT C8 SA SK H6 DJ D9 D8",
+    "CQ SJ ST S7 S6 HQ H8 DK DQ",
+    "CK CJ S9 HT H9 H7 DA DT D7",
+]
+
+
+def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
+    """Hand-checked: Jass's 152 card points and 5 for the last trick, 157, and the
+    match bonus (100) to a side that takes every trick.  Seat 3 (side 1) holds the club
+    jack, the highest trump, and wins the trick it plays it in: side 0 can reach 157
+    more at most, side 1 257.  Jass's score is its raw points, so the bounds lie around
+    the lead; Klaverjas's settled score stays symmetric, its pit bonus kept while a
+    side can take every trick."""
+    clubs = Position.from_dict({"game": "jass", "trump": "C", "hands": JASS_HANDS})
+    assert static_bounds(clubs) == (-257, 157)
+    assert static_bounds(Position.from_dict({"game": "jass", "trump": "C", "hands": JASS_HANDS, "leader": 3})) == (-157, 257)
+    assert static_bounds(Position.from_dict({"game": "jass", "trump": "H", "hands": JASS_HANDS})) == (-157, 257)  # HJ
+    assert static_bounds(Position.from_dict({"game": "jass", "trump": "obenabe", "hands": JASS_HANDS})) == (-257, 257)
+    # the jack already on the trick, put there by seat 3: side 1 wins that trick
+    on_trick = Position.from_dict(
+        {"game": "jass", "trump": "C", "hands": JASS_HANDS[:3] + ["CK S9 HT H9 H7 DA DT D7"], "trick": ["CJ"], "leader": 3}
+    )
+    assert on_trick.to_move == 0 and static_bounds(on_trick) == (-257, 157)
+    # each side has taken a trick: no match for anyone, around the lead (30 - 34)
+    later = Position.from_dict(
+        {"game": "jass", "trump": "C", "hands": [" ".join(h.split()[2:]) for h in JASS_HANDS], "scored": [30, 34],
+         "tricks": [1, 1]}
+    )
+    assert static_bounds(later) == (-4 - later.points_to_come, -4 + later.points_to_come)
+    # Klaverjas's score (a nat settles it): symmetric; both sides have tricks, so no pit
+    klaverjas = Position.from_dict(
+        {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["HJ H9 S7", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"],
+         "trick": ["SA"], "leader": 0, "scored": [45, 16], "tricks": [3, 1]}
+    )
+    total = 45 + 16 + klaverjas.points_to_come + MOST_ROEM_A_TRICK * 4
+    assert static_bounds(klaverjas) == (-total, total)
