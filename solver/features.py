@@ -641,8 +641,9 @@ class Verdict:
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
     not decide are None, `value` is None and `best` empty, `wrong` lists the
-    claimed moves already shown worse than another move, and `value_holds` is False
-    for a claimed value worse than the best move found.
+    claimed moves already shown worse than another move (solved worse, or bounded
+    below it), and `value_holds` is False for a claimed value worse than the best
+    move found or outside the position's bounds (the best of its moves').
     """
 
     holds: bool | None
@@ -716,21 +717,25 @@ def verify_puzzle(
     if exact:
         wrong = tuple(m for m in claimed_cards if m not in best)
     else:
-        # stopped by a limit: a claimed move solved worse than another solved move (or
-        # than the bound of a move shown better than them: the limited `value`) is
-        # surely not best; of the others nothing is known
+        # stopped by a limit: a claimed move whose value, or the better of its bounds,
+        # is worse than another solved move (or than the bound of a move shown better
+        # than them: the limited `value`) is surely not best; of the others nothing is known
         top = preference(pos, result.value) if result.value is not None else None
-        wrong = tuple(m.move for m in claimed if m.value is not None and top is not None and preference(pos, m.value) < top)
+        wrong = tuple(m.move for m in claimed if top is not None and _at_best(pos, m) < top)
     if claimed and exact:
         best_holds = not wrong
     elif wrong:
         best_holds = False
     if claim.value is not None and exact:
         value_holds = result.value == claim.value and isinstance(result.value, bool) == isinstance(claim.value, bool)
-    elif claim.value is not None and result.value is not None and preference(pos, claim.value) < preference(pos, result.value):
-        # stopped by a limit: the position is worth at least the best move found, so a
-        # claimed value worse than that is surely wrong; of a better one nothing is known
-        value_holds = False
+    elif claim.value is not None:
+        # stopped by a limit: the position is worth at least the best move found, and
+        # lies within its bounds (the best of its moves'): a claimed value outside is
+        # surely wrong; of one within nothing is known
+        lower, upper = position_bounds(pos, result)
+        worse = result.value is not None and preference(pos, claim.value) < preference(pos, result.value)
+        if worse or not lower <= int(claim.value) <= upper:
+            value_holds = False
     parts: list[bool | None] = []
     if claim.best:
         parts.append(best_holds)
@@ -756,6 +761,14 @@ def verify_puzzle(
         time_ms=result.time_ms,
         result=result,
     )
+
+
+def _at_best(pos: AnyPosition, move: MoveValue) -> int:
+    """The preference of a move's value, or of the better end of its bounds."""
+    if move.value is not None:
+        return preference(pos, move.value)
+    assert move.lower is not None and move.upper is not None  # an unsolved move's bounds
+    return max(preference(pos, move.lower), preference(pos, move.upper))
 
 
 def _claimed_moves(pos: AnyPosition, claim: Claim) -> tuple[str, ...]:

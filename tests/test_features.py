@@ -28,7 +28,7 @@ from solver import (
     trump_table,
     verify_puzzle,
 )
-from solver.analysis import favourite_by_estimates
+from solver.analysis import MoveValue, Result, favourite_by_estimates
 from solver.cli import pretty_play
 from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
@@ -569,6 +569,32 @@ def test_a_limited_verdict_names_a_claimed_move_a_stopped_move_beats() -> None:
         assert verdict.value_holds is holds and verdict.holds is False, (value, verdict)
         verdict = verify_puzzle(position, {"value": value}, engine=Engine(8), node_limit=860_000)
         assert verdict.value_holds is holds and verdict.holds is holds, (value, verdict)
+
+
+def test_a_limited_verdict_refutes_a_value_outside_the_positions_bounds() -> None:
+    """The same Jass deal stopped at once: seat 1 (side 1) holds the club jack, the
+    highest trump, so side 0 cannot take every trick: 157 points at most, 257 with the
+    match for side 1 (hand-checked: static_bounds).  A claim above or below is surely
+    wrong; one within, undecided.  A claimed move left unsolved whose better bound is
+    below what another move reached is surely not best."""
+    position = {"game": "jass", "trump": "C", "hands": [
+        "CQ C9 C8 SQ SJ S6 H7 D8 D6", "CJ C6 SK ST S9 HJ H6 DT D9", "CA CK C7 SA S7 HQ HT DK DJ",
+        "CT S8 HA HK H9 H8 DA DQ D7"]}
+    for value, holds in ((158, False), (257, False), (157, None), (35, None), (-257, None), (-258, False)):
+        verdict = verify_puzzle(position, {"value": value}, engine=Engine(8), node_limit=1)
+        assert not verdict.exact and verdict.value_holds is holds and verdict.holds is holds, (value, verdict)
+    # a search (given as `solve`) that solved CQ (29) and bounded C9 at 10 at most, C8 at
+    # 40 at most: C9 is surely not best, C8 may be
+    def stopped(pos: Position, **_: object) -> Result:
+        moves = [MoveValue("CQ", 29)] + [
+            MoveValue(str(m), None, -257, {"C9": 10, "C8": 40}.get(str(m), 157)) for m in pos.legal_moves() if str(m) != "CQ"
+        ]
+        return Result(0, 0, "score", 29, tuple(moves), ("CQ",), None, False, 1, 1.0, limit="nodes")
+
+    verdict = verify_puzzle(position, {"best": ["C9"]}, solve=stopped)
+    assert verdict.wrong == ("C9",) and verdict.best_holds is False
+    verdict = verify_puzzle(position, {"best": ["C8"]}, solve=stopped)
+    assert verdict.wrong == () and verdict.best_holds is None
 
 
 def test_a_limited_verdict_refutes_a_value_worse_than_the_best_found_fewer_points_better() -> None:
