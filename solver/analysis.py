@@ -135,20 +135,32 @@ class Hint:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"best": list(self.best), "value": self.value, "exact": self.exact, "nodes": self.nodes,
                                 "time_ms": round(self.time_ms, 3)}
-        if self.value is None and self.lower is not None:
-            data.update(lower=self.lower, upper=self.upper)
-        if self.estimate is not None:
-            data["estimate"] = self.estimate
-        if self.estimate_objective is not None:
-            data["estimate_objective"] = self.estimate_objective
-        if self.estimate_tricks is not None:
-            data["estimate_tricks"] = self.estimate_tricks
+        data.update(unknown_value_fields(self.value, self.lower, self.upper, self.estimate, self.estimate_objective,
+                                         self.estimate_tricks))
         if self.limit is not None:
             data["limit"] = self.limit
         return data
 
 
 PositionLike = Position | BesiguePosition | Mapping[str, Any] | str | bytes
+
+
+def unknown_value_fields(
+    value: Value | None, lower: int | None, upper: int | None, estimate: int | None, estimate_objective: str | None,
+    estimate_tricks: int | None,
+) -> dict[str, Any]:
+    """The JSON fields of what a limit left of a value (a hint's, a trump table
+    entry's): its bounds where the value is unknown, and each part of an estimate given."""
+    data: dict[str, Any] = {}
+    if value is None and lower is not None:
+        data.update(lower=lower, upper=upper)
+    if estimate is not None:
+        data["estimate"] = estimate
+    if estimate_objective is not None:
+        data["estimate_objective"] = estimate_objective
+    if estimate_tricks is not None:
+        data["estimate_tricks"] = estimate_tricks
+    return data
 
 
 def as_position(position: PositionLike, argument: str = "position") -> AnyPosition:
@@ -726,10 +738,9 @@ def hint(
         if result.best or not guessing or result.limit in (None, "cancelled"):
             return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
         until = started + guess_time if guess_time else None
-        bounds = {m.move: (m.lower, m.upper) for m in result.moves if m.lower is not None and m.upper is not None}
-        favourite = favourite_by_estimates(pos, until)
-        by_name = {move: bounds[str(move)] for move in pos.legal_moves() if str(move) in bounds}
-        return _guessed(favourite, result.nodes, result.limit, started, by_name)
+        card = {str(c): c for c in pos.legal_moves()}
+        bounds = {card[m.move]: (m.lower, m.upper) for m in result.moves if m.lower is not None and m.upper is not None}
+        return _guessed(favourite_by_estimates(pos, until), result.nodes, result.limit, started, bounds)
     else:
         eng = engine_for(pos, engine, tt_megabytes)
         cancelled = CancelWatch(eng)  # a cancel() while the estimates run is not the search's

@@ -39,6 +39,7 @@ from .analysis import (
     require_a_move,
     table_size,
     time_left,
+    unknown_value_fields,
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
@@ -329,13 +330,8 @@ class TrumpEntry:
             points=list(self.points) if self.points is not None else None,
             exact=self.exact,
         )
-        if self.value is None and self.lower is not None:
-            data.update(lower=self.lower, upper=self.upper)
-        if self.estimate is not None:
-            data["estimate"] = self.estimate
-            if self.estimate_objective is not None:
-                data["estimate_objective"] = self.estimate_objective
-            data["estimate_tricks"] = self.estimate_tricks
+        data.update(unknown_value_fields(self.value, self.lower, self.upper, self.estimate, self.estimate_objective,
+                                         self.estimate_tricks))
         return data
 
 
