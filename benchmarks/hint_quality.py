@@ -109,8 +109,8 @@ def _lower(entry: Any) -> int:
 
 
 def _estimate_else_lower(entry: Any) -> int:
-    """An unsolved entry's estimate where it is in the table's objective (Klaverjas's
-    and Klaberjass's `score` estimate `raw`: not comparable), else its lower bound."""
+    """An unsolved entry's estimate where it is in the table's objective (`pomme` and
+    `all_tricks` estimate in `points`: not comparable), else its lower bound."""
     return int(entry.estimate) if entry.estimate is not None and entry.estimate_objective is None else int(entry.lower)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -88,7 +88,7 @@ class Result:
     # games: what follows guessed from the hands, solver/leaf.py; Putz and
     # Bassadewitz: shared evenly)
     estimate_tricks: int | None = None
-    # the objective the estimates are in where not the result's own (a guide: `raw`, `points`)
+    # the objective the estimates are in where not the result's own (`points` for pomme, all_tricks)
     estimate_objective: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -124,7 +124,7 @@ class Hint:
     time_ms: float = field(default=0.0, compare=False)
     estimate: int | None = None  # nothing solved in time: the suggested move's estimate
     limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
-    # the objective `estimate` is in, where not the hint's own (a guide: `raw`, `points`)
+    # the objective `estimate` is in, where not the hint's own (`points` for pomme, all_tricks)
     estimate_objective: str | None = None
     estimate_tricks: int | None = None  # how many tricks ahead `estimate` looked (Bésigue: phase-1 tricks)
     # a move named without a value: bounds on its value (proven, as an unsolved move's
@@ -329,8 +329,8 @@ def analyse(
     a time limit alone the search stops early enough to leave the estimates a share
     of the time (`ANALYSE_ESTIMATE_SHARE`, at most `ANALYSE_ESTIMATE_TIME`), up to
     `FAVOURITE_TRICKS` ahead; under a node limit they look a trick ahead, past it by
-    their nodes (hundreds, a few thousand in a complete deal).  Where the objective's values do not add up they are in
-    the measure it rests on, `estimate_objective`, as a hint's.  `engine` may be
+    their nodes (hundreds, a few thousand in a complete deal).  Where the objective's values do not add up they are made in
+    the measure it rests on, as a hint's.  `engine` may be
     a `solver.Engine` of your own (its table is kept between calls); otherwise the
     thread's engine with a table of `tt_megabytes` (default: `default_tt_megabytes`).
     `engine_options` switch search levers off for measurement (solver.compile).
@@ -493,6 +493,20 @@ def _guide(pos: Position) -> Position:
     return pos.with_objective(GUIDE_OBJECTIVES[pos.objective])
 
 
+def _into_objective(pos: Position, guide: Position) -> Callable[[int], int] | None:
+    """How an estimate of `guide` (`_guide(pos)`) becomes one in `pos`'s objective: as
+    it is, or for a settled `score` (Klaverjas's nat, Klaberjass's bate) the `raw`
+    difference settled (`compile.settled_difference`); None where it cannot (`pomme`
+    and `all_tricks` estimate in `points`, which say more than a yes or no)."""
+    from .compile import settled_difference
+
+    if guide is pos:
+        return lambda value: value
+    if pos.objective == "score":
+        return lambda diff: settled_difference(pos, diff)
+    return None
+
+
 def estimate_preference(pos: AnyPosition, objective: str | None, value: int) -> int:
     """How good an estimate `value` is for the analysed side, higher better: in
     `objective` where not the position's own (a guide's); where every trick is the
@@ -526,13 +540,14 @@ def _unsolved_estimates(
     found, searched, depth = _estimates(guide, deadline, FAVOURITE_TRICKS)
     if not found:
         return None, searched, 0, None
+    into = _into_objective(pos, guide)
     estimates: dict[Any, int | None] = {}
     for move, value in values.items():
         guess = found.get(move)
         if value is None and guess is not None:
             lower, upper = bounds[move]
-            estimates[move] = max(lower, min(upper, int(guess))) if guide is pos else int(guess)
-    return estimates, searched, depth, None if guide is pos else guide.objective
+            estimates[move] = max(lower, min(upper, into(int(guess)))) if into else int(guess)
+    return estimates, searched, depth, None if into else guide.objective
 
 
 def estimate_unsolved(position: PositionLike, result: Result, time_limit: float | None = None) -> Result:
@@ -653,8 +668,12 @@ def favourite_by_estimates(pos: Position, deadline: float | None, most_tricks: i
     if not guesses:
         return None
     objective = None if guide is pos else guide.objective
+    # ranked in the guide's values, which tell apart moves a settlement makes equal
     guesses.sort(key=lambda mv: (-estimate_preference(pos, objective, int(mv[1])), move_key(pos, mv[0])))
     move, value = guesses[0]
+    into = _into_objective(pos, guide)
+    if into is not None:
+        return _Favourite(move, into(int(value)), None, searched, depth)
     return _Favourite(move, int(value), objective, searched, depth)
 
 
@@ -668,7 +687,10 @@ def _guessed(
     if favourite is None:
         return Hint((), None, False, nodes, elapsed, limit=limit)
     lower, upper = (bounds or {}).get(favourite.move, (None, None))
-    return Hint((str(favourite.move),), None, False, nodes + favourite.nodes, elapsed, estimate=favourite.estimate,
+    estimate = favourite.estimate
+    if favourite.objective is None and lower is not None and upper is not None:
+        estimate = max(lower, min(upper, estimate))  # in the hint's own measure: within its bounds
+    return Hint((str(favourite.move),), None, False, nodes + favourite.nodes, elapsed, estimate=estimate,
                 limit=limit, estimate_objective=favourite.objective, estimate_tricks=favourite.tricks,
                 lower=lower, upper=upper)
 
@@ -709,9 +731,10 @@ def hint(
     searched first; under a node limit they look a trick ahead (past the limit by
     their nodes, a few thousand at most in a complete deal), and their favourite is
     searched first too.  Where the objective's values do not add up,
-    the estimates are of the measure it rests on (`estimate_objective`: `raw` for a
-    settled `score`, `points` for `pomme` and `all_tricks`, where the most points are
-    best); where every move is valued (`has_transform`: Klaberjass `score`, `pomme`,
+    the estimates are made in the measure it rests on: a settled `score`'s in `raw`,
+    then settled (`compile.settled_difference`; the moves ranked by `raw`), `pomme`'s
+    and `all_tricks`' in `points` (`estimate_objective`; the most points best);
+    where every move is valued (`has_transform`: Klaberjass `score`, `pomme`,
     `all_tricks`) they are made after the search.  Bésigue with two talon cards or
     none names the move that scores the most at once, without an estimate."""
     from .compile import solve

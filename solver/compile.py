@@ -348,7 +348,7 @@ def _converter_rises(pos: Position) -> bool:
 def _side_converter(pos: Position) -> Any:
     """From the analysed side's number (the engine's, when it maximises for that
     side) to the objective's value."""
-    rules, objective, side = pos.rules, pos.objective, pos.side
+    rules, objective = pos.rules, pos.objective
     if rules.individual:
         if objective == "points":
             return (lambda v: -v) if rules.lowest_is_best else (lambda v: v)
@@ -357,17 +357,24 @@ def _side_converter(pos: Position) -> Any:
         if objective == "pomme":
             return lambda v: v >= POMME_POINTS
     if objective == "score" and rules.name == "klaberjass":
-        total = sum(pos.scored) + pos.points_to_come
-
-        def settle(diff: int) -> int:
-            totals = [0, 0]
-            totals[side] = (total + diff) // 2
-            totals[1 - side] = (total - diff) // 2
-            finals = rules.settle(totals, "score")
-            return finals[side] - finals[1 - side]
-
-        return settle
+        return lambda diff: settled_difference(pos, diff)
     return lambda v: v
+
+
+def settled_difference(pos: Position, diff: int) -> int:
+    """The analysed side's `score` when its final total is `diff` more than the other
+    side's (`raw`), the two totals adding up to the points scored and still to come (or
+    to `diff`, if more: roem still to come; one more where `diff`'s parity asks it).
+    Exact where no roem is to come (Klaberjass, whose score is a function of that
+    difference); else (Klaverjas) a guess, for an estimate made in `raw`."""
+    side = pos.side
+    total = max(sum(pos.scored) + pos.points_to_come, abs(diff))
+    total += (total + diff) % 2  # an estimate's split may need it: the difference kept
+    totals = [0, 0]
+    totals[side] = (total + diff) // 2
+    totals[1 - side] = totals[side] - diff
+    finals = pos.rules.settle(totals, "score")
+    return finals[side] - finals[1 - side]
 
 
 def static_bounds(pos: Position) -> tuple[int, int]:

@@ -9,7 +9,7 @@ import pytest
 
 from solver import Card, Engine, OptionError, Position, analyse, hint
 from solver.analysis import estimate_unsolved
-from solver.compile import estimate
+from solver.compile import estimate, settled_difference
 from solver.reference import reference_values
 
 from .randompos import random_positions
@@ -106,36 +106,72 @@ def test_a_hint_out_of_time_still_suggests_a_move() -> None:
     assert (found.best, found.estimate) == ((str(min(c for c, v in values.items() if v == top)),), top), found
 
 
-# objectives whose values do not add up, and the additive measure whose estimates
-# choose a hint's move when nothing is solved (solver.analysis.GUIDE_OBJECTIVES)
+# objectives whose values do not add up, the additive measure whose estimates choose a
+# hint's move when nothing is solved (solver.analysis.GUIDE_OBJECTIVES), and the
+# estimate shown: a settled score's (hand-checked below), else the guide's
 GUIDED = [
-    ("klaverjas", {"trump": "H", "declarer": 1, "options": {"rules": "amsterdam"}}, "score", "raw"),
-    ("klaverjas", {"trump": "S", "declarer": 0, "options": {"rules": "rotterdam"}}, "score", "raw"),
-    ("klaberjass", {"trump": "D", "taker": 1, "options": {"players": 4}}, "score", "raw"),
-    ("putz", {"trump": "C"}, "pomme", "points"),
-    ("bassadewitz", {}, "all_tricks", "points"),
+    # side 0 defends; its best estimate, 99 behind, lets the declarer make: each keeps its own
+    ("klaverjas", {"trump": "H", "declarer": 1, "options": {"rules": "amsterdam"}}, "score", "raw", -99),
+    # side 0 declares; 6 behind at best, it is nat: the defenders score all 162
+    ("klaverjas", {"trump": "S", "declarer": 0, "options": {"rules": "rotterdam"}}, "score", "raw", -162),
+    # side 0 defends; 100 behind: the taker makes, each scores his own
+    ("klaberjass", {"trump": "D", "taker": 1, "options": {"players": 4}}, "score", "raw", -100),
+    ("putz", {"trump": "C"}, "pomme", "points", None),
+    ("bassadewitz", {}, "all_tricks", "points", None),
 ]
 
 
-@pytest.mark.parametrize("game, fields, objective, guide", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
+@pytest.mark.parametrize("game, fields, objective, guide, settled", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
 def test_a_hint_that_solves_nothing_names_the_best_move_by_a_guides_estimates(
-    game: str, fields: dict, objective: str, guide: str
+    game: str, fields: dict, objective: str, guide: str, settled: int | None
 ) -> None:
     """Such a hint gave `best: []`: the nat, bate and yes/no objectives have no
     estimates.  Under a node limit the estimates look a trick ahead: the move named is
     the first, in canonical order, of those the guide's estimates rank highest (for
-    `all_tricks` the most points, though Bassadewitz's `points` wants the fewest)."""
+    `all_tricks` the most points, though Bassadewitz's `points` wants the fewest).  A
+    settled `score`'s estimate is that `raw` estimate settled, in the hint's own
+    measure; `pomme`'s and `all_tricks`' stay in points."""
     position = full_deal(game, 1, **fields).with_objective(objective)
     found = hint(position, node_limit=1, engine=Engine(8))
     assert not found.exact and found.value is None and found.limit == "nodes"
-    assert found.estimate_objective == guide and found.to_dict()["estimate_objective"] == guide
     guided = estimate(position.with_objective(guide), Engine(1), 1)
     assert guided is not None and len(set(guided.values())) > 1  # the choice means something
     top = max(v for v in guided.values() if v is not None)
-    assert found.estimate == top
     assert found.best == (str(min(c for c, v in guided.items() if v == top)),)
+    if settled is None:
+        assert found.estimate_objective == guide and found.to_dict()["estimate_objective"] == guide
+        assert found.estimate == top
+    else:
+        assert found.estimate_objective is None and "estimate_objective" not in found.to_dict()
+        assert (position.side, position.scored, position.points_to_come) == (0, (0, 0), 162)
+        assert top == (-6 if settled == -162 else settled)  # the raw difference settled above
+        assert found.estimate == settled
+        assert found.lower is not None and found.upper is not None and found.lower <= settled <= found.upper
     assert found.nodes > 1  # the estimates' nodes are counted
     assert found.estimate_tricks == 1 and found.to_dict()["estimate_tricks"] == 1  # a trick ahead: a node limit
+
+
+@pytest.mark.parametrize("game, fields, diff, expected", [
+    # Klaverjas, seat 0 (side 0) to move, 162 card points to come, no score yet
+    ("klaverjas", {"declarer": 1}, -20, -20),  # the declarer 20 ahead: made, each keeps its own
+    ("klaverjas", {"declarer": 1}, 20, 162),  # the declarer 20 behind: nat, side 0 scores both totals
+    ("klaverjas", {"declarer": 1}, 0, 0),  # equal: made ("autant ou plus")
+    ("klaverjas", {"declarer": 1, "options": {"nat_on_tie": True}}, 0, 162),  # equal, nat_on_tie: nat
+    ("klaverjas", {"declarer": 1}, 7, 163),  # an odd guess: the totals 85 and 78, one point more
+    ("klaverjas", {"declarer": 1}, 300, 300),  # more than the card points (roem): 300 to 0, nat
+    ("klaverjas", {"declarer": 0}, -20, -162),  # side 0 declares, 20 behind: nat
+    ("klaverjas", {"declarer": 0}, 20, 20),
+    # Klaberjass with four players, side 0 against the taker
+    ("klaberjass", {"taker": 1, "options": {"players": 4}}, -20, -20),  # the taker ahead: made
+    ("klaberjass", {"taker": 1, "options": {"players": 4}}, 20, 162),  # bate: both totals
+    ("klaberjass", {"taker": 1, "options": {"players": 4}}, 0, 81),  # half bate, own: 81 to 0
+    ("klaberjass", {"taker": 1, "options": {"players": 4, "half_bate": "seed"}}, 0, 40),  # half of 81
+])
+def test_a_raw_difference_settled_by_hand(game: str, fields: dict, diff: int, expected: int) -> None:
+    """`settled_difference`: how a `raw` estimate becomes a settled `score` one."""
+    position = full_deal(game, 1, trump="H", **fields).with_objective("score")
+    assert (position.side, position.scored, position.points_to_come) == (0, (0, 0), 162)
+    assert settled_difference(position, diff) == expected
 
 
 def test_a_node_limited_hint_names_a_move_by_the_estimates_a_trick_ahead() -> None:
@@ -198,22 +234,34 @@ def test_a_time_limited_analysis_keeps_time_for_its_estimates() -> None:
         assert move.estimate == max(move.lower, min(move.upper, deeper[Card.parse(move.move)]))
 
 
-@pytest.mark.parametrize("game, fields, objective, guide", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
-def test_a_limited_analysis_estimates_in_a_guides_values(game: str, fields: dict, objective: str, guide: str) -> None:
+@pytest.mark.parametrize("game, fields, objective, guide, settled", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
+def test_a_limited_analysis_estimates_in_a_guides_values(
+    game: str, fields: dict, objective: str, guide: str, settled: int | None
+) -> None:
+    """A settled `score`'s estimates are the `raw` ones settled (within the moves'
+    bounds, in the same measure); `pomme`'s and `all_tricks`' stay in points."""
     position = full_deal(game, 1, **fields).with_objective(objective)
     result = analyse(position, node_limit=1, engine=Engine(8))
-    assert result.estimate_objective == guide and result.to_dict()["estimate_objective"] == guide
     guided = estimate(position.with_objective(guide), Engine(1), 1)
     assert guided is not None
     left = unsolved(result)
     assert left
-    for move in left:  # not kept within the bounds: those are in the objective's values
-        assert move.estimate == guided[Card.parse(move.move)]
+    if settled is None:
+        assert result.estimate_objective == guide and result.to_dict()["estimate_objective"] == guide
+        for move in left:  # not kept within the bounds: those are in the objective's values
+            assert move.estimate == guided[Card.parse(move.move)]
+        return
+    assert result.estimate_objective is None and "estimate_objective" not in result.to_dict()
+    for move in left:
+        assert move.lower is not None and move.upper is not None
+        settled_guess = settled_difference(position, int(guided[Card.parse(move.move)]))
+        assert move.estimate == max(move.lower, min(move.upper, settled_guess)), move
+    assert len({m.estimate for m in left}) > 1 or settled == -162  # all nat there
 
 
 @pytest.mark.parametrize("game, fields, objective", [
     ("jass", {"trump": "S"}, "score"),
-    ("klaverjas", {"trump": "H", "declarer": 1}, "score"),  # estimates in raw's values
+    ("klaverjas", {"trump": "H", "declarer": 1}, "score"),  # raw's estimates, settled
     ("putz", {"trump": "C"}, "points"),  # lowest is best, the even share
 ])
 def test_estimates_added_to_a_result_are_those_analyse_gives(game: str, fields: dict, objective: str) -> None:
@@ -231,8 +279,11 @@ def test_estimates_added_to_a_result_are_those_analyse_gives(game: str, fields: 
     ahead = estimate(guide, Engine(1), 3)
     assert ahead is not None
     for move in unsolved(deeper):
-        guess = ahead[Card.parse(move.move)]
-        assert move.estimate == (guess if guide is not position else max(move.lower, min(move.upper, guess)))
+        guess = int(ahead[Card.parse(move.move)])
+        if guide is not position:
+            guess = settled_difference(position, guess)
+        assert move.lower is not None and move.upper is not None
+        assert move.estimate == max(move.lower, min(move.upper, guess))
 
 
 def test_estimates_need_the_analysis_of_that_position() -> None:
@@ -263,9 +314,9 @@ def test_estimates_need_the_analysis_of_that_position() -> None:
         estimate_unsolved(position, plain, time_limit=-1)
 
 
-@pytest.mark.parametrize("game, fields, objective, guide", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
+@pytest.mark.parametrize("game, fields, objective, guide, settled", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
 def test_no_estimates_for_chosen_moves_where_every_move_is_valued(
-    game: str, fields: dict, objective: str, guide: str
+    game: str, fields: dict, objective: str, guide: str, settled: int | None
 ) -> None:
     """Where every move is valued all the same (`has_transform`), `exact_moves` named
     no focus, and the estimates came as without it (a helper's audit): a play

@@ -1399,13 +1399,14 @@ def test_a_node_limited_hint_is_the_librarys(client: Client) -> None:
     local = hint(deep, node_limit=1000)
     remote = client.hint(deep, node_limit=1000)
     assert remote.best == local.best and remote.estimate == local.estimate is not None
-    # a Klaverjas deal's nat has no estimates: the hint names a move by raw's
+    # a Klaverjas deal's nat: the hint names a move by raw's estimates, its own settled
     nat = {"game": "klaverjas", "trump": "H", "declarer": 1, "hands": [
         "CK C8 SA SQ HA DA DK D7", "CQ CJ C9 C7 S9 HJ HT D8", "CT S7 HQ H9 H7 DT SK SJ", "CA ST S8 HK H8 DQ DJ D9"]}
     local = hint(nat, node_limit=1, engine=Engine(8))
     remote = client.hint(nat, node_limit=1)
-    assert local.estimate_objective == "raw" and len(local.best) == 1
-    assert (remote.best, remote.estimate, remote.estimate_objective) == (local.best, local.estimate, "raw")
+    assert local.estimate_objective is None and len(local.best) == 1 and local.estimate is not None
+    assert (remote.best, remote.estimate, remote.estimate_objective) == (local.best, local.estimate, None)
+    assert (remote.lower, remote.upper) == (local.lower, local.upper)
     assert remote.estimate_tricks == local.estimate_tricks == 1  # a trick ahead: a node limit
 
 
@@ -1416,7 +1417,7 @@ def test_a_limited_analysis_brings_the_librarys_estimates(client: Client) -> Non
         "CK C8 SA SQ HA DA DK D7", "CQ CJ C9 C7 S9 HJ HT D8", "CT S7 HQ H9 H7 DT SK SJ", "CA ST S8 HK H8 DQ DJ D9"]}
     local = analyse(nat, node_limit=1, engine=Engine(8))
     remote = client.analyse(nat, node_limit=1)
-    assert local.estimate_objective == "raw" and local.estimate_tricks == 1
+    assert local.estimate_objective is None and local.estimate_tricks == 1  # raw's, settled
     assert any(m.estimate is not None for m in local.moves)
     assert remote == local  # every move's bounds and estimate, the estimates' objective and depth
     # a time limit that stops the search: the last slice leaves its share to the estimates
@@ -1523,10 +1524,12 @@ def test_a_last_slice_not_known_as_last_still_brings_estimates(monkeypatch: pyte
     for move in left:
         assert move.lower is not None and move.upper is not None
         assert move.estimate == max(move.lower, min(move.upper, ahead[Card.parse(move.move)]))
-    # in a guide's values where the objective's do not add up
+    # made by a guide where the objective's values do not add up (raw's, settled)
     nat = full_deal("klaverjas", 1, trump="H", declarer=1)
     guided = guard.analyse(nat, node_limit=1)
-    assert guided == analyse(nat, node_limit=1, engine=Engine(8)) and guided.estimate_objective == "raw"
+    assert guided == analyse(nat, node_limit=1, engine=Engine(8)) and guided.estimate_tricks == 1
+    guided_points = guard.analyse(full_deal("putz", 1, trump="C").with_objective("pomme"), node_limit=1)
+    assert guided_points.estimate_objective == "points"
     # not for chosen moves, as in the library
     chosen = guard.analyse(position, node_limit=1, exact_moves=(str(position.legal_moves()[0]),))
     assert chosen.estimate_tricks is None
