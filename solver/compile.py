@@ -18,7 +18,7 @@ from .games.base import Rules
 from .games.jass import Putz
 from .games.klaverjas import FOUR_OF_A_KIND
 from .leaf import leaf_weights
-from .position import MOST_ROEM_A_TRICK, Position
+from .position import Position
 
 Value = int | bool
 
@@ -382,7 +382,7 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     rules = pos.rules
     if pos.objective in ("all_tricks", "pomme"):
         return (0, 1)
-    reach = pos.points_to_come + (MOST_ROEM_A_TRICK * pos.tricks_left if rules.has_roem else 0)
+    reach = pos.points_to_come + (most_roem_to_come(pos) if rules.has_roem else 0)
     if rules.individual:
         own = pos.scored[pos.side]
         return (own, own + reach + rules.sweep_bonus)
@@ -396,6 +396,20 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     # a settlement may hand one side everything (a failed contract, a nat)
     total = sum(abs(s) for s in pos.scored) + reach + max(bonus)
     return (-total, total)
+
+
+def most_roem_to_come(pos: Position) -> int:
+    """A bound on the roem the tricks still to play can bring (Klaverjas): a trick
+    scores one four of a kind (of a rank whose four cards are all still in play; each
+    rank once), or else a run of four (50) at most; the stuk (the trump king and queen
+    both still in play) once."""
+    in_play = [card for hand in pos.hands for card in hand] + list(pos.trick)
+    ranks = [card.rank for card in in_play]
+    kinds = sorted((FOUR_OF_A_KIND[rank] for rank in set(ranks) if rank in FOUR_OF_A_KIND and ranks.count(rank) == 4),
+                   reverse=True)[: pos.tricks_left]
+    trump = pos.rules.trump
+    stuk = 20 if {"K", "Q"} <= {card.rank for card in in_play if card.suit == trump} else 0
+    return sum(kinds) + 50 * (pos.tricks_left - len(kinds)) + stuk
 
 
 def can_sweep(pos: Position, side: int) -> bool:

@@ -8,9 +8,10 @@ import pytest
 
 from solver import Engine, Position, analyse
 from solver.analysis import position_bounds
-from solver.compile import MOST_ROEM_A_TRICK, static_bounds
+from solver.compile import most_roem_to_come, static_bounds
 
 from .randompos import CONFIGS, random_positions
+from .test_engine import full_deal
 
 # Klaberjass's random deals are small searches: more of them
 PER_VALUE = {"jass": 1, "klaberjass": 8}
@@ -108,5 +109,33 @@ def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
         {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["HJ H9 S7", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"],
          "trick": ["SA"], "leader": 0, "scored": [45, 16], "tricks": [3, 1]}
     )
-    total = 45 + 16 + klaverjas.points_to_come + MOST_ROEM_A_TRICK * 4
+    # no rank has its four cards in play, nor hearts their king and queen: roem of a run
+    # of four (50) a trick at most
+    assert most_roem_to_come(klaverjas) == 4 * 50
+    total = 45 + 16 + klaverjas.points_to_come + 4 * 50
     assert static_bounds(klaverjas) == (-total, total)
+
+
+def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
+    """Hand-checked (Klaverjas, RULES.md "Roem"): a trick scores one four of a kind
+    (jacks 200; aces, tens, kings, queens 100; each rank once, all four cards in
+    play) or else a run of four at most (50); the stuk (trump king and queen) once."""
+    # a complete deal: every four of a kind in play, five of the eight tricks, three runs, the stuk
+    deal = full_deal("klaverjas", 1, trump="H", declarer=0)
+    assert most_roem_to_come(deal) == 200 + 4 * 100 + 3 * 50 + 20
+    assert static_bounds(deal) == (-(162 + 770 + 100), 162 + 770 + 100)  # with the pit to either side
+    # two tricks left, the four jacks and the four aces: 200 and 100, no stuk (no HK, HQ)
+    kinds = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HJ HA", "DJ DA"],
+                                "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_to_come(kinds) == 300
+    # three aces and jacks only, the trump king without its queen: two runs
+    runs = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HK HA", "DJ DQ"],
+                               "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_to_come(runs) == 100
+    # the stuk still possible, the queen already on the trick
+    stuk = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HK HA", "DJ"],
+                               "trick": ["HQ"], "leader": 3, "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_to_come(stuk) == 100 + 20
+    # the raw objective: around the lead, each side's roem bound by the same
+    lead = kinds.with_objective("raw")
+    assert static_bounds(lead) == (20 - 80 - 300, 20 + 80 + 300)  # no pit: both sides have tricks
