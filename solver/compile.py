@@ -400,15 +400,20 @@ def static_bounds(pos: Position) -> tuple[int, int]:
 
 def most_roem_to_come(pos: Position) -> int:
     """A bound on the roem the tricks still to play can bring (Klaverjas): a trick
-    scores one four of a kind (of a rank whose four cards are all still in play; each
-    rank once), or else a run of four (50) at most; the stuk (the trump king and queen
-    both still in play) once."""
-    in_play = [card for hand in pos.hands for card in hand] + list(pos.trick)
-    ranks = [card.rank for card in in_play]
-    kinds = sorted((FOUR_OF_A_KIND[rank] for rank in set(ranks) if rank in FOUR_OF_A_KIND and ranks.count(rank) == 4),
-                   reverse=True)[: pos.tricks_left]
+    scores one four of a kind (of a rank whose four cards are all still in play, one
+    in each seat's hand or played by it to the trick; each rank once), or else a run
+    of four (50) at most; the stuk (the trump king and queen both in play) once."""
+    seats = pos.rules.n_players
+    held = [(card, seat) for seat, hand in enumerate(pos.hands) for card in hand]
+    held += [(card, (pos.leader + i) % seats) for i, card in enumerate(pos.trick)]
+    kinds = []
+    for rank, value in FOUR_OF_A_KIND.items():
+        owners = [seat for card, seat in held if card.rank == rank]
+        if len(owners) == 4 and len(set(owners)) == 4:  # each seat plays one card a trick
+            kinds.append(value)
+    kinds = sorted(kinds, reverse=True)[: pos.tricks_left]
     trump = pos.rules.trump
-    stuk = 20 if {"K", "Q"} <= {card.rank for card in in_play if card.suit == trump} else 0
+    stuk = 20 if {"K", "Q"} <= {card.rank for card, _ in held if card.suit == trump} else 0
     return sum(kinds) + 50 * (pos.tricks_left - len(kinds)) + stuk
 
 

@@ -118,24 +118,73 @@ def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
 
 def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
     """Hand-checked (Klaverjas, RULES.md "Roem"): a trick scores one four of a kind
-    (jacks 200; aces, tens, kings, queens 100; each rank once, all four cards in
-    play) or else a run of four at most (50); the stuk (trump king and queen) once."""
-    # a complete deal: every four of a kind in play, five of the eight tricks, three runs, the stuk
+    (jacks 200; aces, tens, kings, queens 100; each rank once, its four cards in play
+    one in each seat's hand, as each seat plays one card a trick) or else a run of four
+    at most (50); the stuk (trump king and queen) once."""
+    # a complete deal whose every rank has two cards in one hand (aces: CA HA in seat
+    # 1's; tens, kings, queens, jacks: two each in seat 0's): eight runs and the stuk
     deal = full_deal("klaverjas", 1, trump="H", declarer=0)
-    assert most_roem_to_come(deal) == 200 + 4 * 100 + 3 * 50 + 20
-    assert static_bounds(deal) == (-(162 + 770 + 100), 162 + 770 + 100)  # with the pit to either side
-    # two tricks left, the four jacks and the four aces: 200 and 100, no stuk (no HK, HQ)
+    assert deal.to_dict()["hands"] == [
+        "CK CT C9 SQ SJ HK DQ DT", "CA C7 SK S9 HA HJ H8 D8", "C8 ST S8 S7 HT H9 H7 D9", "CQ CJ SA HQ DA DK DJ D7"]
+    assert most_roem_to_come(deal) == 8 * 50 + 20
+    assert static_bounds(deal) == (-(162 + 420 + 100), 162 + 420 + 100)  # with the pit to either side
+    # the jacks, aces and tens one in each hand: 200, 100, 100, five runs, the stuk (HK, HQ)
+    spread = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": [
+        "C8 S8 S7 HT DA DK DJ D7", "CK C9 SA HK HJ H9 H7 DT", "CQ CJ CT SK SQ S9 HA D8", "CA C7 SJ ST HQ H8 DQ D9"]})
+    assert most_roem_to_come(spread) == 200 + 100 + 100 + 5 * 50 + 20
+    # two tricks left, the four jacks and the four aces one in each hand: 200 and 100,
+    # no stuk (no HK, HQ)
     kinds = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HJ HA", "DJ DA"],
                                 "scored": [60, 40], "tricks": [3, 3]})
     assert most_roem_to_come(kinds) == 300
-    # three aces and jacks only, the trump king without its queen: two runs
-    runs = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HK HA", "DJ DQ"],
-                               "scored": [60, 40], "tricks": [3, 3]})
-    assert most_roem_to_come(runs) == 100
-    # the stuk still possible, the queen already on the trick
+    # the same cards, two jacks in one hand and two aces in another: two runs at most
+    paired = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ SJ", "CA SA", "HJ HA", "DJ DA"],
+                                 "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_to_come(paired) == 100
+    # the stuk still possible, the queen already on the trick (played by seat 3)
     stuk = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HK HA", "DJ"],
                                "trick": ["HQ"], "leader": 3, "scored": [60, 40], "tricks": [3, 3]})
     assert most_roem_to_come(stuk) == 100 + 20
+    # a card on the trick counts for the seat that played it: the club jack, by seat 3
+    played = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["HJ CA", "SJ SA", "DJ HA", "DA"],
+                                 "trick": ["CJ"], "leader": 3, "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_to_come(played) == 300
     # the raw objective: around the lead, each side's roem bound by the same
     lead = kinds.with_objective("raw")
     assert static_bounds(lead) == (20 - 80 - 300, 20 + 80 + 300)  # no pit: both sides have tricks
+
+
+def most_roem_by_every_line(position: Position) -> int:
+    """The most roem any line of legal play brings from `position` to the end: every
+    line tried, not only best play (the pit, which the sweep bonus stands for, left out)."""
+    if position.is_over:
+        return -1  # unreachable: the caller counts the end's roem itself
+    most = 0
+    for card in position.legal_moves():
+        after = position.play(card)
+        if after.is_over:
+            card_points = position.points_to_come
+            pit = position.rules.sweep_bonus if max(after.tricks) == position.rules.hand_size else 0
+            roem = sum(after.scored) - sum(position.scored) - card_points - pit
+        else:
+            roem = sum(after.scored) - sum(position.scored) - (position.points_to_come - after.points_to_come)
+            roem += most_roem_by_every_line(after)
+        most = max(most, roem)
+    return most
+
+
+def test_no_line_of_play_brings_more_roem_than_the_bound() -> None:
+    """`most_roem_to_come` against every line of play (not only best play) of random
+    Klaverjas positions of one to three tricks, each rule set, and of a position
+    built for it: the four jacks and the four aces, one of each in every hand, make
+    200 and 100 on some line, the bound exactly."""
+    kinds = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HJ HA", "DJ DA"],
+                                "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_by_every_line(kinds) == most_roem_to_come(kinds) == 300
+    checked = with_roem = 0
+    for position in random_positions("klaverjas", 40, seed="roem-lines", max_tricks=3):
+        most = most_roem_by_every_line(position)
+        assert 0 <= most <= most_roem_to_come(position), position.to_dict()
+        checked += 1
+        with_roem += most > 0
+    assert checked >= 100 and with_roem >= 20
