@@ -364,12 +364,17 @@ def _side_converter(pos: Position) -> Any:
 def settled_difference(pos: Position, diff: int) -> int:
     """The analysed side's `score` when its final total is `diff` more than the other
     side's (`raw`), the two totals adding up to the points scored and still to come (or
-    to `diff`, if more: roem still to come; one more where `diff`'s parity asks it).
-    Exact where no roem is to come (Klaberjass, whose score is a function of that
-    difference); else (Klaverjas) a guess, for an estimate made in `raw`."""
+    to `diff`, if more: roem still to come).  Exact where no roem is to come (Klaberjass,
+    whose score is a function of that difference); else (Klaverjas) a guess, for an
+    estimate made in `raw`."""
     side = pos.side
-    total = max(sum(pos.scored) + pos.points_to_come, abs(diff))
-    total += (total + diff) % 2  # an estimate's split may need it: the difference kept
+    total = sum(pos.scored) + pos.points_to_come
+    if (total + diff) % 2:  # a guess no split of the total gives: one point further from even
+        if diff:
+            diff += 1 if diff > 0 else -1
+        else:
+            total += 1
+    total = max(total, abs(diff))
     totals = [0, 0]
     totals[side] = (total + diff) // 2
     totals[1 - side] = totals[side] - diff

@@ -108,14 +108,16 @@ def test_a_hint_out_of_time_still_suggests_a_move() -> None:
 
 # objectives whose values do not add up, the additive measure whose estimates choose a
 # hint's move when nothing is solved (solver.analysis.GUIDE_OBJECTIVES), and the
-# estimate shown: a settled score's (hand-checked below), else the guide's
+# estimates shown: a settled score's best raw estimate and that settled (hand-checked
+# below), else None: the guide's
 GUIDED = [
-    # side 0 defends; its best estimate, 99 behind, lets the declarer make: each keeps its own
-    ("klaverjas", {"trump": "H", "declarer": 1, "options": {"rules": "amsterdam"}}, "score", "raw", -99),
+    # side 0 defends; its best estimate, 99 behind (an odd guess: 100), lets the
+    # declarer make: each keeps its own
+    ("klaverjas", {"trump": "H", "declarer": 1, "options": {"rules": "amsterdam"}}, "score", "raw", (-99, -100)),
     # side 0 declares; 6 behind at best, it is nat: the defenders score all 162
-    ("klaverjas", {"trump": "S", "declarer": 0, "options": {"rules": "rotterdam"}}, "score", "raw", -162),
+    ("klaverjas", {"trump": "S", "declarer": 0, "options": {"rules": "rotterdam"}}, "score", "raw", (-6, -162)),
     # side 0 defends; 100 behind: the taker makes, each scores his own
-    ("klaberjass", {"trump": "D", "taker": 1, "options": {"players": 4}}, "score", "raw", -100),
+    ("klaberjass", {"trump": "D", "taker": 1, "options": {"players": 4}}, "score", "raw", (-100, -100)),
     ("putz", {"trump": "C"}, "pomme", "points", None),
     ("bassadewitz", {}, "all_tricks", "points", None),
 ]
@@ -123,7 +125,7 @@ GUIDED = [
 
 @pytest.mark.parametrize("game, fields, objective, guide, settled", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
 def test_a_hint_that_solves_nothing_names_the_best_move_by_a_guides_estimates(
-    game: str, fields: dict, objective: str, guide: str, settled: int | None
+    game: str, fields: dict, objective: str, guide: str, settled: tuple[int, int] | None
 ) -> None:
     """Such a hint gave `best: []`: the nat, bate and yes/no objectives have no
     estimates.  Under a node limit the estimates look a trick ahead: the move named is
@@ -144,9 +146,8 @@ def test_a_hint_that_solves_nothing_names_the_best_move_by_a_guides_estimates(
     else:
         assert found.estimate_objective is None and "estimate_objective" not in found.to_dict()
         assert (position.side, position.scored, position.points_to_come) == (0, (0, 0), 162)
-        assert top == (-6 if settled == -162 else settled)  # the raw difference settled above
-        assert found.estimate == settled
-        assert found.lower is not None and found.upper is not None and found.lower <= settled <= found.upper
+        assert (top, found.estimate) == settled
+        assert found.lower is not None and found.upper is not None and found.lower <= found.estimate <= found.upper
     assert found.nodes > 1  # the estimates' nodes are counted
     assert found.estimate_tricks == 1 and found.to_dict()["estimate_tricks"] == 1  # a trick ahead: a node limit
 
@@ -157,7 +158,8 @@ def test_a_hint_that_solves_nothing_names_the_best_move_by_a_guides_estimates(
     ("klaverjas", {"declarer": 1}, 20, 162),  # the declarer 20 behind: nat, side 0 scores both totals
     ("klaverjas", {"declarer": 1}, 0, 0),  # equal: made ("autant ou plus")
     ("klaverjas", {"declarer": 1, "options": {"nat_on_tie": True}}, 0, 162),  # equal, nat_on_tie: nat
-    ("klaverjas", {"declarer": 1}, 7, 163),  # an odd guess: the totals 85 and 78, one point more
+    ("klaverjas", {"declarer": 1}, 7, 162),  # an odd guess: 8, one point further from even: nat
+    ("klaverjas", {"declarer": 1}, -7, -8),  # -8: the declarer 8 ahead, made
     ("klaverjas", {"declarer": 1}, 300, 300),  # more than the card points (roem): 300 to 0, nat
     ("klaverjas", {"declarer": 0}, -20, -162),  # side 0 declares, 20 behind: nat
     ("klaverjas", {"declarer": 0}, 20, 20),
@@ -236,7 +238,7 @@ def test_a_time_limited_analysis_keeps_time_for_its_estimates() -> None:
 
 @pytest.mark.parametrize("game, fields, objective, guide, settled", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
 def test_a_limited_analysis_estimates_in_a_guides_values(
-    game: str, fields: dict, objective: str, guide: str, settled: int | None
+    game: str, fields: dict, objective: str, guide: str, settled: tuple[int, int] | None
 ) -> None:
     """A settled `score`'s estimates are the `raw` ones settled (within the moves'
     bounds, in the same measure); `pomme`'s and `all_tricks`' stay in points."""
@@ -256,7 +258,7 @@ def test_a_limited_analysis_estimates_in_a_guides_values(
         assert move.lower is not None and move.upper is not None
         settled_guess = settled_difference(position, int(guided[Card.parse(move.move)]))
         assert move.estimate == max(move.lower, min(move.upper, settled_guess)), move
-    assert len({m.estimate for m in left}) > 1 or settled == -162  # all nat there
+    assert len({m.estimate for m in left}) > 1 or settled == (-6, -162)  # all nat there
 
 
 @pytest.mark.parametrize("game, fields, objective", [
@@ -316,7 +318,7 @@ def test_estimates_need_the_analysis_of_that_position() -> None:
 
 @pytest.mark.parametrize("game, fields, objective, guide, settled", GUIDED, ids=[g[0] + "-" + g[2] for g in GUIDED])
 def test_no_estimates_for_chosen_moves_where_every_move_is_valued(
-    game: str, fields: dict, objective: str, guide: str, settled: int | None
+    game: str, fields: dict, objective: str, guide: str, settled: tuple[int, int] | None
 ) -> None:
     """Where every move is valued all the same (`has_transform`), `exact_moves` named
     no focus, and the estimates came as without it (a helper's audit): a play
