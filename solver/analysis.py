@@ -496,14 +496,14 @@ def _guide(pos: Position) -> Position:
 def _into_objective(pos: Position, guide: Position) -> Callable[[int], int] | None:
     """How an estimate of `guide` (`_guide(pos)`) becomes one in `pos`'s objective: as
     it is, or for a settled `score` (Klaverjas's nat, Klaberjass's bate) the `raw`
-    difference settled (`compile.settled_difference`); None where it cannot (`pomme`
+    difference settled (`compile.settled_guess`); None where it cannot (`pomme`
     and `all_tricks` estimate in `points`, which say more than a yes or no)."""
-    from .compile import settled_difference
+    from .compile import settled_guess
 
     if guide is pos:
         return lambda value: value
     if pos.objective == "score":
-        return lambda diff: settled_difference(pos, diff)
+        return lambda diff: settled_guess(pos, diff)
     return None
 
 
@@ -732,7 +732,7 @@ def hint(
     their nodes, a few thousand at most in a complete deal), and their favourite is
     searched first too.  Where the objective's values do not add up,
     the estimates are made in the measure it rests on: a settled `score`'s in `raw`,
-    then settled (`compile.settled_difference`; the moves ranked by `raw`), `pomme`'s
+    then settled (`compile.settled_guess`; the moves ranked by `raw`), `pomme`'s
     and `all_tricks`' in `points` (`estimate_objective`; the most points best);
     where every move is valued (`has_transform`: Klaberjass `score`, `pomme`,
     `all_tricks`) they are made after the search.  Bésigue with two talon cards or

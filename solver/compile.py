@@ -361,25 +361,35 @@ def _side_converter(pos: Position) -> Any:
     return lambda v: v
 
 
-def settled_difference(pos: Position, diff: int) -> int:
+def settled_difference(pos: Position, diff: int, total: int | None = None) -> int:
     """The analysed side's `score` when its final total is `diff` more than the other
-    side's (`raw`), the two totals adding up to the points scored and still to come (or
-    to `diff`, if more: roem still to come).  Exact where no roem is to come (Klaberjass,
-    whose score is a function of that difference); else (Klaverjas) a guess, for an
-    estimate made in `raw`."""
+    side's (`raw`), the two adding up to `total` (by default the points scored and
+    still to come: exact where no roem is to come, so in Klaberjass, whose score is a
+    function of that difference)."""
     side = pos.side
-    total = sum(pos.scored) + pos.points_to_come
-    if (total + diff) % 2:  # a guess no split of the total gives: one point further from even
-        if diff:
-            diff += 1 if diff > 0 else -1
-        else:
-            total += 1
-    total = max(total, abs(diff))
+    if total is None:
+        total = sum(pos.scored) + pos.points_to_come
     totals = [0, 0]
     totals[side] = (total + diff) // 2
     totals[1 - side] = totals[side] - diff
     finals = pos.rules.settle(totals, "score")
     return finals[side] - finals[1 - side]
+
+
+def settled_guess(pos: Position, diff: int) -> int:
+    """`settled_difference` for an estimate made in `raw`: the totals add up to the
+    points scored and still to come, or in Klaverjas to `diff` if more (roem still to
+    come); a guess no split of them gives (of the other parity) goes one point further
+    from even, so that a nat's estimate is that total and a made one keeps its sign."""
+    total = sum(pos.scored) + pos.points_to_come
+    if pos.rules.has_roem:
+        total = max(total, abs(diff))
+    if (total + diff) % 2:
+        if diff:
+            diff += 1 if diff > 0 else -1
+        else:
+            total += 1
+    return settled_difference(pos, diff, total)
 
 
 def static_bounds(pos: Position) -> tuple[int, int]:

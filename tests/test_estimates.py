@@ -9,7 +9,7 @@ import pytest
 
 from solver import Card, Engine, OptionError, Position, analyse, hint
 from solver.analysis import estimate_unsolved
-from solver.compile import estimate, settled_difference
+from solver.compile import estimate, settled_guess
 from solver.reference import reference_values
 
 from .randompos import random_positions
@@ -168,12 +168,15 @@ def test_a_hint_that_solves_nothing_names_the_best_move_by_a_guides_estimates(
     ("klaberjass", {"taker": 1, "options": {"players": 4}}, 20, 162),  # bate: both totals
     ("klaberjass", {"taker": 1, "options": {"players": 4}}, 0, 81),  # half bate, own: 81 to 0
     ("klaberjass", {"taker": 1, "options": {"players": 4, "half_bate": "seed"}}, 0, 40),  # half of 81
+    # scored -50 and 60 (Klaberjass's totals may go below zero): 172 in all; 200 ahead
+    # is 186 to -14, bate: side 0 scores both totals, 172 (no roem: not 200)
+    ("klaberjass", {"taker": 1, "options": {"players": 4}, "scored": [-50, 60]}, 200, 172),
 ])
 def test_a_raw_difference_settled_by_hand(game: str, fields: dict, diff: int, expected: int) -> None:
-    """`settled_difference`: how a `raw` estimate becomes a settled `score` one."""
+    """`settled_guess`: how a `raw` estimate becomes a settled `score` one."""
     position = full_deal(game, 1, trump="H", **fields).with_objective("score")
-    assert (position.side, position.scored, position.points_to_come) == (0, (0, 0), 162)
-    assert settled_difference(position, diff) == expected
+    assert (position.side, position.points_to_come) == (0, 162)
+    assert settled_guess(position, diff) == expected
 
 
 def test_a_node_limited_hint_names_a_move_by_the_estimates_a_trick_ahead() -> None:
@@ -256,8 +259,8 @@ def test_a_limited_analysis_estimates_in_a_guides_values(
     assert result.estimate_objective is None and "estimate_objective" not in result.to_dict()
     for move in left:
         assert move.lower is not None and move.upper is not None
-        settled_guess = settled_difference(position, int(guided[Card.parse(move.move)]))
-        assert move.estimate == max(move.lower, min(move.upper, settled_guess)), move
+        guessed = settled_guess(position, int(guided[Card.parse(move.move)]))
+        assert move.estimate == max(move.lower, min(move.upper, guessed)), move
     assert len({m.estimate for m in left}) > 1 or settled == (-6, -162)  # all nat there
 
 
@@ -283,7 +286,7 @@ def test_estimates_added_to_a_result_are_those_analyse_gives(game: str, fields: 
     for move in unsolved(deeper):
         guess = int(ahead[Card.parse(move.move)])
         if guide is not position:
-            guess = settled_difference(position, guess)
+            guess = settled_guess(position, guess)
         assert move.lower is not None and move.upper is not None
         assert move.estimate == max(move.lower, min(move.upper, guess))
 

@@ -27,7 +27,7 @@ from solver import analysis as analysis_module
 from solver import compile as compile_module
 from solver.analysis import Hint, has_transform
 from solver.besigue import BesiguePosition
-from solver.compile import estimate, settled_difference
+from solver.compile import estimate, settled_guess
 
 from .besigue_random import play_until, random_deal
 from .randompos import random_positions
@@ -73,7 +73,7 @@ def shown_estimate(pos: Position, guess: int, found: Hint) -> int:
     if guide_of(pos) == "points":
         return guess
     if guide_of(pos) == "raw":
-        guess = settled_difference(pos, guess)
+        guess = settled_guess(pos, guess)
     assert found.lower is not None and found.upper is not None
     return max(found.lower, min(found.upper, guess))
 
