@@ -371,7 +371,7 @@ def settled_difference(pos: Position, diff: int, total: int | None = None) -> in
         total = sum(pos.scored) + pos.points_to_come
     totals = [0, 0]
     totals[side] = (total + diff) // 2
-    totals[1 - side] = totals[side] - diff
+    totals[1 - side] = (total - diff) // 2
     finals = pos.rules.settle(totals, "score")
     return finals[side] - finals[1 - side]
 
