@@ -417,10 +417,8 @@ def most_roem_to_come(pos: Position) -> int:
     """A bound on the roem the tricks still to play can bring (Klaverjas): a trick
     scores one four of a kind (of a rank whose four cards are all still in play, one
     in each seat's hand or played by it to the trick; each rank once), or else a run
-    of four (50) at most; the stuk (the trump king and queen both in play) once."""
-    seats = pos.rules.n_players
-    held = [(card, seat) for seat, hand in enumerate(pos.hands) for card in hand]
-    held += [(card, (pos.leader + i) % seats) for i, card in enumerate(pos.trick)]
+    of four (50) at most; the stuk (the trump king and queen in play, in two seats) once."""
+    held = cards_in_play(pos)
     kinds = []
     for rank, value in FOUR_OF_A_KIND.items():
         owners = [seat for card, seat in held if card.rank == rank]
@@ -428,8 +426,16 @@ def most_roem_to_come(pos: Position) -> int:
             kinds.append(value)
     kinds = sorted(kinds, reverse=True)[: pos.tricks_left]
     trump = pos.rules.trump
-    stuk = 20 if {"K", "Q"} <= {card.rank for card, _ in held if card.suit == trump} else 0
+    stuk_owners = [seat for card, seat in held if card.suit == trump and card.rank in "KQ"]
+    stuk = 20 if len(stuk_owners) == 2 and stuk_owners[0] != stuk_owners[1] else 0
     return sum(kinds) + 50 * (pos.tricks_left - len(kinds)) + stuk
+
+
+def cards_in_play(pos: Position) -> list[tuple[Card, int]]:
+    """Each card still in play and its seat: in the seat's hand, or put on the trick by it."""
+    seats = pos.rules.n_players
+    held = [(card, seat) for seat, hand in enumerate(pos.hands) for card in hand]
+    return held + [(card, (pos.leader + i) % seats) for i, card in enumerate(pos.trick)]
 
 
 def can_sweep(pos: Position, side: int) -> bool:
@@ -440,8 +446,5 @@ def can_sweep(pos: Position, side: int) -> bool:
         return False
     if rules.trump_group is None:
         return True
-    seats = rules.n_players
-    held = [(card, seat) for seat, hand in enumerate(pos.hands) for card in hand]
-    held += [(card, (pos.leader + i) % seats) for i, card in enumerate(pos.trick)]
-    trumps = [(rules.strength(card), seat) for card, seat in held if rules.is_trump(card)]
+    trumps = [(rules.strength(card), seat) for card, seat in cards_in_play(pos) if rules.is_trump(card)]
     return not trumps or rules.side_of(max(trumps)[1]) == side

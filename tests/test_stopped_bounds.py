@@ -120,7 +120,7 @@ def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
     """Hand-checked (Klaverjas, RULES.md "Roem"): a trick scores one four of a kind
     (jacks 200; aces, tens, kings, queens 100; each rank once, its four cards in play
     one in each seat's hand, as each seat plays one card a trick) or else a run of four
-    at most (50); the stuk (trump king and queen) once."""
+    at most (50); the stuk (trump king and queen, in two hands) once."""
     # a complete deal whose every rank has two cards in one hand (aces: CA HA in seat
     # 1's; tens, kings, queens, jacks: two each in seat 0's): eight runs and the stuk
     deal = full_deal("klaverjas", 1, trump="H", declarer=0)
@@ -145,6 +145,10 @@ def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
     stuk = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["CJ CA", "SJ SA", "HK HA", "DJ"],
                                "trick": ["HQ"], "leader": 3, "scored": [60, 40], "tricks": [3, 3]})
     assert most_roem_to_come(stuk) == 100 + 20
+    # the trump king and queen in one hand never fall in one trick: no stuk
+    one_hand = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0,
+                                   "hands": ["CJ CA", "SJ SA", "HK HQ", "DJ DA"], "scored": [60, 40], "tricks": [3, 3]})
+    assert most_roem_to_come(one_hand) == 2 * 50
     # a card on the trick counts for the seat that played it: the club jack, by seat 3
     played = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["HJ CA", "SJ SA", "DJ HA", "DA"],
                                  "trick": ["CJ"], "leader": 3, "scored": [60, 40], "tricks": [3, 3]})
