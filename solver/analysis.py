@@ -518,28 +518,30 @@ def estimate_preference(pos: AnyPosition, objective: str | None, value: int) -> 
 
 def _estimate_unsolved(pos: Position, outcome: Any, deadline: float | None) -> None:
     """Give the moves a limited analysis left unsolved their estimates (`_unsolved_estimates`)."""
-    estimates, searched, depth, guide = _unsolved_estimates(pos, outcome.values, outcome.bounds, deadline)
+    estimates, ranks, searched, depth, guide = _unsolved_estimates(pos, outcome.values, outcome.bounds, deadline)
     outcome.nodes += searched
     if estimates is not None:
         outcome.estimates = estimates
+        outcome.estimate_ranks = ranks
         outcome.estimate_tricks = depth
         outcome.estimate_objective = guide
 
 
 def _unsolved_estimates(
     pos: Position, values: Mapping[Any, Value | None], bounds: Mapping[Any, tuple[int, int]], deadline: float | None
-) -> tuple[dict[Any, int | None] | None, int, int, str | None]:
+) -> tuple[dict[Any, int | None] | None, dict[Any, int] | None, int, int, str | None]:
     """The estimates of the moves whose `values` are None (`_estimates` of `_guide(pos)`,
     up to `FAVOURITE_TRICKS` ahead until `deadline`), within their `bounds` where in
-    the objective's own values; the nodes searched, how many tricks ahead they
-    looked, and the objective they are in where not the position's own.  None for
-    the estimates where every move is solved or the objective has none."""
+    the objective's own values; where they were settled, the guide's (by move: it
+    tells apart what the settlement makes equal); the nodes searched, how many
+    tricks ahead they looked, and the objective they are in where not the position's
+    own.  None for the estimates where every move is solved or the objective has none."""
     if all(v is not None for v in values.values()):
-        return None, 0, 0, None
+        return None, None, 0, 0, None
     guide = _guide(pos)
     found, searched, depth = _estimates(guide, deadline, FAVOURITE_TRICKS)
     if not found:
-        return None, searched, 0, None
+        return None, None, searched, 0, None
     into = _into_objective(pos, guide)
     estimates: dict[Any, int | None] = {}
     for move, value in values.items():
@@ -547,7 +549,10 @@ def _unsolved_estimates(
         if value is None and guess is not None:
             lower, upper = bounds[move]
             estimates[move] = max(lower, min(upper, into(int(guess)))) if into else int(guess)
-    return estimates, searched, depth, None if into else guide.objective
+    ranks = None
+    if into is not None and guide is not pos:
+        ranks = {move: int(guess) for move, guess in found.items() if move in estimates and guess is not None}
+    return estimates, ranks, searched, depth, None if into else guide.objective
 
 
 def estimate_unsolved(position: PositionLike, result: Result, time_limit: float | None = None) -> Result:
@@ -578,11 +583,11 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
         raise OptionError("result", "is not an analysis of this position: its moves are not the position's legal moves")
     bounds = {card: (int(m.lower or 0), int(m.upper or 0)) for card, m in zip(values, result.moves) if m.value is None}
     deadline = started + time_limit if time_limit else None
-    estimates, searched, depth, guide = _unsolved_estimates(pos, values, bounds, deadline)
+    estimates, ranks, searched, depth, guide = _unsolved_estimates(pos, values, bounds, deadline)
     moves = result.moves
     if estimates is not None:
         solved = tuple(m for m in result.moves if m.value is not None)
-        unsolved = _unsolved_order(pos, [c for c, v in values.items() if v is None], estimates, guide)
+        unsolved = _unsolved_order(pos, [c for c, v in values.items() if v is None], estimates, guide, ranks)
 
         def entry(card: Card) -> MoveValue:
             return MoveValue(str(card), None, bounds[card][0], bounds[card][1], estimates.get(card))
@@ -598,13 +603,19 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
     )
 
 
-def _unsolved_order(pos: AnyPosition, moves: Iterable[Any], estimates: Mapping[Any, int | None], guide: str | None) -> list[Any]:
-    """The unsolved `moves` as a result lists them: the best estimate first, in
-    canonical order among equals (and after every estimate, those without)."""
+def _unsolved_order(
+    pos: AnyPosition, moves: Iterable[Any], estimates: Mapping[Any, int | None], guide: str | None,
+    ranks: Mapping[Any, int] | None = None,
+) -> list[Any]:
+    """The unsolved `moves` as a result lists them: the best estimate first; among
+    equals the best by `ranks` (a settled score's `raw` estimates, higher better),
+    then in canonical order (and after every estimate, those without)."""
 
-    def rank(move: Any) -> tuple[bool, int]:
+    def rank(move: Any) -> tuple[bool, int, int]:
         guess = estimates.get(move)
-        return (True, 0) if guess is None else (False, -estimate_preference(pos, guide, guess))
+        if guess is None:
+            return (True, 0, 0)
+        return (False, -estimate_preference(pos, guide, guess), -(ranks or {}).get(move, 0))
 
     return sorted(sorted(moves, key=lambda m: move_key(pos, m)), key=rank)
 
@@ -864,7 +875,8 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
     moves = [MoveValue(str(c), v) for c, v in solved]
     estimates = outcome.estimates or {}
     guide = outcome.estimate_objective
-    unsolved = _unsolved_order(pos, (c for c, v in outcome.values.items() if v is None), estimates, guide)
+    unsolved = _unsolved_order(pos, (c for c, v in outcome.values.items() if v is None), estimates, guide,
+                               outcome.estimate_ranks)
     exact = outcome.limit is None
     value: Value | None = None
     best: tuple[str, ...] = ()

@@ -48,6 +48,9 @@ class Outcome:
     estimates: dict[Any, int | None] | None = None
     estimate_tricks: int | None = None
     estimate_objective: str | None = None
+    # a settled score's estimates: the `raw` ones they were settled from, which order
+    # the moves the settlement makes equal
+    estimate_ranks: dict[Any, int] | None = None
 
 
 def card_bit(rules: Rules, card: Card) -> int:

@@ -262,6 +262,12 @@ def test_a_limited_analysis_estimates_in_a_guides_values(
         guessed = settled_guess(position, int(guided[Card.parse(move.move)]))
         assert move.estimate == max(move.lower, min(move.upper, guessed)), move
     assert len({m.estimate for m in left}) > 1 or settled == (-6, -162)  # all nat there
+    # listed by the settled estimates, then among equals (every nat alike) by the raw
+    # ones they came from, then in canonical order
+    order = {m.move: (-int(m.estimate), -int(guided[Card.parse(m.move)]), Card.parse(m.move)) for m in left}
+    assert [m.move for m in left] == sorted(order, key=order.__getitem__)
+    if settled == (-6, -162):
+        assert [m.move for m in left] != sorted(order, key=lambda move: order[move][::2])  # the raw ones decided
 
 
 @pytest.mark.parametrize("game, fields, objective", [
