@@ -408,9 +408,12 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     bonus = [rules.sweep_bonus if can_sweep(pos, s) else 0 for s in (0, 1)]
     if pos.objective == "raw" or type(rules).settle is Rules.settle:
         # the totals are the final scores: the points so far, and at most `reach` more
-        # (and the sweep bonus, where that side can still take every trick) to each side
+        # (and the sweep bonus, where that side can still take every trick) to each
+        # side, less what the other is sure to take
         lead = pos.scored[side] - pos.scored[1 - side]
-        return (lead - reach - bonus[1 - side], lead + reach + bonus[side])
+        holder, sure = sure_points(pos)
+        lower, upper = lead - reach - bonus[1 - side], lead + reach + bonus[side]
+        return (lower + 2 * sure, upper) if holder == side else (lower, upper - 2 * sure)
     # a settlement may hand one side everything (a failed contract, a nat)
     total = sum(abs(s) for s in pos.scored) + reach + max(bonus)
     return (-total, total)
@@ -439,6 +442,27 @@ def cards_in_play(pos: Position) -> list[tuple[Card, int]]:
     seats = pos.rules.n_players
     held = [(card, seat) for seat, hand in enumerate(pos.hands) for card in hand]
     return held + [(card, (pos.leader + i) % seats) for i, card in enumerate(pos.trick)]
+
+
+def sure_points(pos: Position) -> tuple[int | None, int]:
+    """The side holding the highest trump in play, and the card points of the trumps
+    from the top that it holds (or has put on the trick) before the other's first:
+    each wins the trick it falls in (a higher trump there is that side's too), so
+    that side takes them whatever the play.  (None, 0) without trumps."""
+    rules = pos.rules
+    if rules.trump_group is None:
+        return None, 0
+    trumps = sorted(((rules.strength(card), card, seat) for card, seat in cards_in_play(pos) if rules.is_trump(card)),
+                    reverse=True)
+    if not trumps:
+        return None, 0
+    holder = rules.side_of(trumps[0][2])
+    sure = 0
+    for _, card, seat in trumps:
+        if rules.side_of(seat) != holder:
+            break
+        sure += rules.points(card)
+    return holder, sure
 
 
 def can_sweep(pos: Position, side: int) -> bool:

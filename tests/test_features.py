@@ -572,14 +572,16 @@ def test_a_limited_verdict_names_a_claimed_move_a_stopped_move_beats() -> None:
 
 def test_a_limited_verdict_refutes_a_value_outside_the_positions_bounds() -> None:
     """The same Jass deal stopped at once: seat 1 (side 1) holds the club jack, the
-    highest trump, so side 0 cannot take every trick: 157 points at most, 257 with the
-    match for side 1 (hand-checked: static_bounds).  A claim above or below is surely
-    wrong; one within, undecided.  A claimed move left unsolved whose better bound is
-    below what another move reached is surely not best."""
+    highest trump, so side 0 cannot take every trick, and the jack's 20 points are side
+    1's whatever the play (the next trump, CA, is side 0's): side 0 ends 157 - 40 =
+    117 points ahead at most, and 257 behind with the match for side 1 (hand-checked:
+    static_bounds).  A claim above or below is surely wrong; one within, undecided.  A
+    claimed move left unsolved whose better bound is below what another move reached
+    is surely not best."""
     position = {"game": "jass", "trump": "C", "hands": [
         "CQ C9 C8 SQ SJ S6 H7 D8 D6", "CJ C6 SK ST S9 HJ H6 DT D9", "CA CK C7 SA S7 HQ HT DK DJ",
         "CT S8 HA HK H9 H8 DA DQ D7"]}
-    for value, holds in ((158, False), (257, False), (157, None), (35, None), (-257, None), (-258, False)):
+    for value, holds in ((158, False), (257, False), (118, False), (117, None), (35, None), (-257, None), (-258, False)):
         verdict = verify_puzzle(position, {"value": value}, engine=Engine(8), node_limit=1)
         assert not verdict.exact and verdict.value_holds is holds and verdict.holds is holds, (value, verdict)
     # a search (given as `solve`) that solved CQ (29) and bounded C9 at 10 at most, C8 at

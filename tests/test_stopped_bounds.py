@@ -8,7 +8,7 @@ import pytest
 
 from solver import Engine, Position, analyse
 from solver.analysis import position_bounds
-from solver.compile import most_roem_to_come, static_bounds
+from solver.compile import most_roem_to_come, static_bounds, sure_points
 
 from .randompos import CONFIGS, random_positions
 from .test_engine import full_deal
@@ -84,25 +84,31 @@ JASS_HANDS = [
 def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
     """Hand-checked: Jass's 152 card points and 5 for the last trick, 157, and the
     match bonus (100) to a side that takes every trick.  Seat 3 (side 1) holds the club
-    jack, the highest trump, and wins the trick it plays it in: side 0 can reach 157
-    more at most, side 1 257.  Jass's score is its raw points, so the bounds lie around
-    the lead; Klaverjas's settled score stays symmetric, its pit bonus kept while a
-    side can take every trick."""
+    jack, the highest trump, and wins the trick it plays it in: side 0 cannot take
+    every trick, and side 1 takes the jack's 20 points whatever the play, so side 0
+    reaches 157 - 20 - 20 = 117 more than side 1 at most (the next trump, C9, is side
+    0's: the jack alone is sure).  Jass's score is its raw points, so the bounds lie
+    around the lead; Klaverjas's settled score stays symmetric, its pit bonus kept
+    while a side can take every trick."""
     clubs = Position.from_dict({"game": "jass", "trump": "C", "hands": JASS_HANDS})
-    assert static_bounds(clubs) == (-257, 157)
-    assert static_bounds(Position.from_dict({"game": "jass", "trump": "C", "hands": JASS_HANDS, "leader": 3})) == (-157, 257)
-    assert static_bounds(Position.from_dict({"game": "jass", "trump": "H", "hands": JASS_HANDS})) == (-157, 257)  # HJ
+    assert sure_points(clubs) == (1, 20)
+    assert static_bounds(clubs) == (-257, 117)
+    assert static_bounds(Position.from_dict({"game": "jass", "trump": "C", "hands": JASS_HANDS, "leader": 3})) == (-117, 257)
+    # hearts: side 0 holds HJ (seat 0), side 1 the next, H9 (seat 3)
+    assert static_bounds(Position.from_dict({"game": "jass", "trump": "H", "hands": JASS_HANDS})) == (-117, 257)
     assert static_bounds(Position.from_dict({"game": "jass", "trump": "obenabe", "hands": JASS_HANDS})) == (-257, 257)
     # the jack already on the trick, put there by seat 3: side 1 wins that trick
     on_trick = Position.from_dict(
         {"game": "jass", "trump": "C", "hands": JASS_HANDS[:3] + ["CK S9 HT H9 H7 DA DT D7"], "trick": ["CJ"], "leader": 3}
     )
-    assert on_trick.to_move == 0 and static_bounds(on_trick) == (-257, 157)
-    # each side has taken a trick: no match for anyone, around the lead (30 - 34)
+    assert on_trick.to_move == 0 and static_bounds(on_trick) == (-257, 117)
+    # each side has taken a trick: no match for anyone, around the lead (30 - 34); the
+    # only trump left, C8, is worth nothing
     later = Position.from_dict(
         {"game": "jass", "trump": "C", "hands": [" ".join(h.split()[2:]) for h in JASS_HANDS], "scored": [30, 34],
          "tricks": [1, 1]}
     )
+    assert sure_points(later) == (1, 0)
     assert static_bounds(later) == (-4 - later.points_to_come, -4 + later.points_to_come)
     # Klaverjas's score (a nat settles it): symmetric; both sides have tricks, so no pit
     klaverjas = Position.from_dict(
@@ -114,6 +120,23 @@ def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
     assert most_roem_to_come(klaverjas) == 4 * 50
     total = 45 + 16 + klaverjas.points_to_come + 4 * 50
     assert static_bounds(klaverjas) == (-total, total)
+
+
+def test_the_side_holding_the_highest_trumps_takes_their_points() -> None:
+    """Hand-checked (belote, hearts trump, two tricks left): side 0 holds the jack
+    (seat 0) and the nine (seat 2), the two highest trumps; each wins the trick it is
+    played in (the other, if there too, is side 0's), so their 20 + 14 points are side
+    0's whatever the play; the ace (side 1) is not sure: the jack or nine may take it."""
+    position = Position.from_dict({"game": "belote", "trump": "H", "hands": ["HJ S7", "HA S8", "H9 C7", "HT C8"],
+                                   "scored": [50, 40], "tricks": [3, 3]})
+    assert position.points_to_come == 20 + 11 + 14 + 10 + 10  # and the last trick's 10
+    assert sure_points(position) == (0, 34)
+    lead = 50 - 40
+    assert static_bounds(position) == (lead + 34 - (65 - 34), lead + 65)
+    replied = position.play("HJ")  # seat 1 to move, side 1: the other side's sure points
+    assert static_bounds(replied) == (-lead - 65, -lead - 34 + (65 - 34))
+    for move in analyse(position, estimates=False).moves:
+        assert move.value is not None and static_bounds(position)[0] <= move.value <= static_bounds(position)[1]
 
 
 def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
@@ -153,9 +176,11 @@ def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
     played = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["HJ CA", "SJ SA", "DJ HA", "DA"],
                                  "trick": ["CJ"], "leader": 3, "scored": [60, 40], "tricks": [3, 3]})
     assert most_roem_to_come(played) == 300
-    # the raw objective: around the lead, each side's roem bound by the same
+    # the raw objective: around the lead, each side's roem bound by the same; seat 2
+    # (side 0) holds the two trumps, HJ and HA: their 31 points are side 0's
     lead = kinds.with_objective("raw")
-    assert static_bounds(lead) == (20 - 80 - 300, 20 + 80 + 300)  # no pit: both sides have tricks
+    assert sure_points(lead) == (0, 31)
+    assert static_bounds(lead) == (20 - 80 - 300 + 2 * 31, 20 + 80 + 300)  # no pit: both sides have tricks
 
 
 def most_roem_by_every_line(position: Position) -> int:
