@@ -401,9 +401,14 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     if pos.objective in ("all_tricks", "pomme"):
         return (0, 1)
     reach = pos.points_to_come + (most_roem_to_come(pos) if rules.has_roem else 0)
+    holder, sure = sure_points(pos)
     if rules.individual:
+        # a seat's own points: at least those of the highest trumps it holds, and none
+        # of those another seat holds
         own = pos.scored[pos.side]
-        return (own, own + reach + rules.sweep_bonus)
+        if holder == pos.side:
+            return (own + sure, own + reach + rules.sweep_bonus)
+        return (own, own + reach + rules.sweep_bonus - sure)
     side = pos.side
     bonus = [rules.sweep_bonus if can_sweep(pos, s) else 0 for s in (0, 1)]
     if pos.objective == "raw" or type(rules).settle is Rules.settle:
@@ -411,7 +416,6 @@ def static_bounds(pos: Position) -> tuple[int, int]:
         # (and the sweep bonus, where that side can still take every trick) to each
         # side, less what the other is sure to take
         lead = pos.scored[side] - pos.scored[1 - side]
-        holder, sure = sure_points(pos)
         lower, upper = lead - reach - bonus[1 - side], lead + reach + bonus[side]
         return (lower + 2 * sure, upper) if holder == side else (lower, upper - 2 * sure)
     # a settlement may hand one side everything (a failed contract, a nat)
@@ -445,10 +449,11 @@ def cards_in_play(pos: Position) -> list[tuple[Card, int]]:
 
 
 def sure_points(pos: Position) -> tuple[int | None, int]:
-    """The side holding the highest trump in play, and the card points of the trumps
-    from the top that it holds (or has put on the trick) before the other's first:
-    each wins the trick it falls in (a higher trump there is that side's too), so
-    that side takes them whatever the play.  (None, 0) without trumps."""
+    """The side (a seat, where each plays for itself) holding the highest trump in
+    play, and the card points of the trumps from the top that it holds (or has put on
+    the trick) before another side's first: each wins the trick it falls in (a higher
+    trump there is that side's too), so that side takes them whatever the play.
+    (None, 0) without trumps."""
     rules = pos.rules
     if rules.trump_group is None:
         return None, 0

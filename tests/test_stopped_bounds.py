@@ -137,6 +137,16 @@ def test_the_side_holding_the_highest_trumps_takes_their_points() -> None:
     assert static_bounds(replied) == (-lead - 65, -lead - 34 + (65 - 34))
     for move in analyse(position, estimates=False).moves:
         assert move.value is not None and static_bounds(position)[0] <= move.value <= static_bounds(position)[1]
+    # Putz, where each seat plays for itself: seat 0's club jack (20) is its own; 46
+    # points to come (20 + 11 + 10 and the last trick's 5)
+    putz = Position.from_dict({"game": "putz", "options": {"players": 3}, "trump": "C", "objective": "points",
+                               "hands": ["CJ S6", "CA S8", "CT D6"], "scored": [40, 30, 60], "tricks": [3, 2, 2]})
+    assert (putz.points_to_come, sure_points(putz)) == (46, (0, 20))
+    assert static_bounds(putz) == (40 + 20, 40 + 46)
+    assert static_bounds(putz.play("S6")) == (30, 30 + 46 - 20)  # seat 1's: never the jack's points
+    # CJ led takes CA and CT (41); S6 led lets seat 1 trump it with CA, and seat 0's
+    # jack takes only CT and the last trick's 5 at the end (35)
+    assert [(m.move, m.value) for m in analyse(putz, estimates=False).moves] == [("CJ", 81), ("S6", 75)]
 
 
 def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
