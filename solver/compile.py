@@ -411,16 +411,43 @@ def static_bounds(pos: Position) -> tuple[int, int]:
         return (own, own + reach + rules.sweep_bonus - sure)
     side = pos.side
     bonus = [rules.sweep_bonus if can_sweep(pos, s) else 0 for s in (0, 1)]
+    # the final totals' difference: the points so far, and at most `reach` more (and
+    # the sweep bonus, where that side can still take every trick) to each side, less
+    # what the other is sure to take
+    lead = pos.scored[side] - pos.scored[1 - side]
+    lower, upper = lead - reach - bonus[1 - side], lead + reach + bonus[side]
+    lower, upper = (lower + 2 * sure, upper) if holder == side else (lower, upper - 2 * sure)
     if pos.objective == "raw" or type(rules).settle is Rules.settle:
-        # the totals are the final scores: the points so far, and at most `reach` more
-        # (and the sweep bonus, where that side can still take every trick) to each
-        # side, less what the other is sure to take
-        lead = pos.scored[side] - pos.scored[1 - side]
-        lower, upper = lead - reach - bonus[1 - side], lead + reach + bonus[side]
-        return (lower + 2 * sure, upper) if holder == side else (lower, upper - 2 * sure)
-    # a settlement may hand one side everything (a failed contract, a nat)
-    total = sum(abs(s) for s in pos.scored) + reach + max(bonus)
-    return (-total, total)
+        return lower, upper  # the totals are the final scores
+    if not rules.has_roem:
+        # Klaberjass: the score is a function of that difference, which never falls as
+        # it rises (settled_difference)
+        return settled_difference(pos, lower), settled_difference(pos, upper)
+    return nat_bounds(pos, lower, upper, sum(pos.scored) + reach + max(bonus))
+
+
+def nat_bounds(pos: Position, lower: int, upper: int, most_total: int) -> tuple[int, int]:
+    """Klaverjas's score bounds from those of the totals' difference (`lower`,
+    `upper`, for the analysed side): where the contract is made, that difference;
+    where it is nat, the defenders score both totals, the points scored and still to
+    come at least (no more roem) and `most_total` at most."""
+    rules = pos.rules
+    assert rules.contract_seat is not None
+    declares = rules.side_of(rules.contract_seat) == pos.side
+    tie_nat = rules.options["nat_on_tie"]
+    least_total = sum(pos.scored) + pos.points_to_come
+    # the declaring side's lead runs over [lower, upper], or over [-upper, -lower]
+    lead_low, lead_high = (lower, upper) if declares else (-upper, -lower)
+    can_make = lead_high > 0 or (lead_high == 0 and not tie_nat)
+    can_fail = lead_low < 0 or (lead_low == 0 and tie_nat)
+    lows, highs = [], []
+    if can_make:  # each keeps its own total: the difference
+        lows.append(lower)
+        highs.append(upper)
+    if can_fail:  # the defenders score both totals
+        lows.append(-most_total if declares else least_total)
+        highs.append(-least_total if declares else most_total)
+    return min(lows), max(highs)
 
 
 def most_roem_to_come(pos: Position) -> int:

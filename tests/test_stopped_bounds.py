@@ -110,7 +110,7 @@ def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
     )
     assert sure_points(later) == (1, 0)
     assert static_bounds(later) == (-4 - later.points_to_come, -4 + later.points_to_come)
-    # Klaverjas's score (a nat settles it): symmetric; both sides have tricks, so no pit
+    # Klaverjas's score (a nat settles it); both sides have tricks, so no pit
     klaverjas = Position.from_dict(
         {"game": "klaverjas", "trump": "H", "declarer": 0, "hands": ["HJ H9 S7", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"],
          "trick": ["SA"], "leader": 0, "scored": [45, 16], "tricks": [3, 1]}
@@ -118,8 +118,12 @@ def test_a_side_facing_the_highest_trump_cannot_take_every_trick() -> None:
     # no rank has its four cards in play, nor hearts their king and queen: roem of a run
     # of four (50) a trick at most
     assert most_roem_to_come(klaverjas) == 4 * 50
-    total = 45 + 16 + klaverjas.points_to_come + 4 * 50
-    assert static_bounds(klaverjas) == (-total, total)
+    # seat 1 (side 1, defending) to move, 29 behind; 101 points to come, 200 roem at
+    # most; side 0 holds the two highest trumps (HJ, H9: 34 points).  Made, side 1
+    # ends between 29 + 301 behind and 301 - 2 * 34 - 29 = 204 ahead; nat, it scores
+    # both totals: 162 (45 + 16 + 101) to 362 (with all the roem)
+    assert klaverjas.points_to_come == 101 and sure_points(klaverjas) == (0, 34)
+    assert static_bounds(klaverjas) == (-29 - 301, 45 + 16 + 101 + 200)
 
 
 def test_the_side_holding_the_highest_trumps_takes_their_points() -> None:
@@ -149,6 +153,31 @@ def test_the_side_holding_the_highest_trumps_takes_their_points() -> None:
     assert [(m.move, m.value) for m in analyse(putz, estimates=False).moves] == [("CJ", 81), ("S6", 75)]
 
 
+def test_a_settled_scores_bounds_follow_from_the_totals_difference() -> None:
+    """Hand-checked: two tricks left, 80 card points to come, roem of two runs (100)
+    at most, side 0 (seat 2) holds both trumps, HJ and HA (31 points), scored 200 to
+    10.  Side 0, to move, ends 190 - 180 + 2 * 31 = 72 to 190 + 180 = 370 ahead.
+    Declaring, it cannot fail: its score is that difference.  Defending, the declarer
+    cannot make it: side 0 scores both totals, 210 + 80 = 290 at least (no more roem)
+    and 390 at most.  Klaberjass's score is a function of the difference: with the
+    taker's side ahead by 50 (10 to 60), side 0 ends 68 behind (made: each keeps his
+    own) to 30 ahead (bate: side 0 scores both totals, 70 + 80 = 150)."""
+    hands = ["CJ SJ", "CA SA", "HJ HA", "DJ DA"]
+    for declarer, expected in ((0, (72, 370)), (1, (290, 390))):
+        position = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": declarer, "hands": hands,
+                                       "scored": [200, 10], "tricks": [3, 3]})
+        assert (position.points_to_come, most_roem_to_come(position), sure_points(position)) == (80, 100, (0, 31))
+        assert static_bounds(position.with_objective("raw")) == (72, 370)
+        assert static_bounds(position) == expected
+        for move in analyse(position, estimates=False).moves:  # 270 made, 290 nat: within
+            assert move.value is not None and expected[0] <= move.value <= expected[1]
+    klaberjass = Position.from_dict({"game": "klaberjass", "options": {"players": 4}, "trump": "H", "taker": 1,
+                                     "hands": hands, "scored": [10, 60], "tricks": [3, 3]})
+    assert static_bounds(klaberjass.with_objective("raw")) == (-68, 30)
+    assert static_bounds(klaberjass) == (-68, 150)
+    assert [m.value for m in analyse(klaberjass, estimates=False).moves] == [150, 150]
+
+
 def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
     """Hand-checked (Klaverjas, RULES.md "Roem"): a trick scores one four of a kind
     (jacks 200; aces, tens, kings, queens 100; each rank once, its four cards in play
@@ -160,7 +189,9 @@ def test_the_roem_still_to_come_is_bounded_by_the_cards_in_play() -> None:
     assert deal.to_dict()["hands"] == [
         "CK CT C9 SQ SJ HK DQ DT", "CA C7 SK S9 HA HJ H8 D8", "C8 ST S8 S7 HT H9 H7 D9", "CQ CJ SA HQ DA DK DJ D7"]
     assert most_roem_to_come(deal) == 8 * 50 + 20
-    assert static_bounds(deal) == (-(162 + 420 + 100), 162 + 420 + 100)  # with the pit to either side
+    # side 0 declares; side 1 holds the trump jack (20 points, and no pit for side 0):
+    # nat, side 0 scores nothing and side 1 all, pit included; made, 582 - 40 ahead at most
+    assert static_bounds(deal) == (-(162 + 420 + 100), 162 + 420 - 2 * 20)
     # the jacks, aces and tens one in each hand: 200, 100, 100, five runs, the stuk (HK, HQ)
     spread = Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": [
         "C8 S8 S7 HT DA DK DJ D7", "CK C9 SA HK HJ H9 H7 DT", "CQ CJ CT SK SQ S9 HA D8", "CA C7 SJ ST HQ H8 DQ D9"]})
