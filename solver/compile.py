@@ -420,9 +420,12 @@ def static_bounds(pos: Position) -> tuple[int, int]:
     if pos.objective == "raw" or type(rules).settle is Rules.settle:
         return lower, upper  # the totals are the final scores
     if not rules.has_roem:
-        # Klaberjass: the score is a function of that difference, which never falls as
-        # it rises (settled_difference)
-        return settled_difference(pos, lower), settled_difference(pos, upper)
+        # Klaberjass: the score is a function of that difference (settled_difference),
+        # the difference itself where the taker is ahead (or behind), a constant where
+        # the other way: its extremes lie at the ends and where the taker's lead turns
+        turns = [d for d in (-2, -1, 0, 1, 2) if lower <= d <= upper]
+        scores = [settled_difference(pos, d) for d in (lower, upper, *turns)]
+        return min(scores), max(scores)
     return nat_bounds(pos, lower, upper, sum(pos.scored) + reach + max(bonus))
 
 
