@@ -30,6 +30,7 @@ from solver import (
 )
 from solver.analysis import MoveValue, Result, favourite_by_estimates
 from solver.cli import pretty_play
+from solver.compile import static_bounds
 from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
 
@@ -310,7 +311,11 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
                 assert entry.value is None and entry.best == () and entry.lower is not None and entry.upper is not None
                 assert entry.lower <= value <= entry.upper, (data, node_limit, entry)  # type: ignore[operator]
                 assert (shown["lower"], shown["upper"]) == (entry.lower, entry.upper)
-                narrowed += entry.lower > -entry.upper  # the static bounds are symmetric here
+                contract = {"game": game, "options": options, "trump": entry.trump, "deal": data["deal"]}
+                if entry.declaring_side is not None:
+                    contract["taker" if game == "klaberjass" else "declarer"] = entry.declaring_side
+                # narrower than the bounds a lead no search reached has
+                narrowed += (entry.lower, entry.upper) != static_bounds(Position.from_dict(contract))
                 assert entry.estimate is not None and entry.estimate_tricks is not None and entry.estimate_tricks >= 1
                 assert shown["estimate"] == entry.estimate and shown["estimate_tricks"] == entry.estimate_tricks
                 # in the table's own measure (a nat's or bate's raw estimate settled): within the bounds
