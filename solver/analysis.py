@@ -779,18 +779,14 @@ def hint(
         eng = engine_for(pos, engine, tt_megabytes)
         cancelled = CancelWatch(eng)  # a cancel() while the estimates run is not the search's
         favourite = None
-        if guess_time and len(pos.legal_moves()) > 1:
-            # the estimates first, a few tricks ahead, and their favourite searched first:
-            # solved, it is the hint unless a move beats it; if nothing is, it is named
-            # (on 60 complete Jass deals at 0.1 s, a mean loss of 7 points, not 17)
-            favourite = favourite_by_estimates(pos, started + FAVOURITE_SHARE * guess_time, FAVOURITE_TRICKS)
-            if cancelled():
-                return _guessed(None, favourite.nodes if favourite else 0, "cancelled", started)
-        elif guessing and len(pos.legal_moves()) > 1:
-            # under a node limit a trick ahead only (a few thousand nodes at most), and
-            # their favourite searched first all the same (on 60 complete Jass deals at
-            # 200k nodes, a mean loss of 8 points, not 16.5)
-            favourite = favourite_by_estimates(pos, None)
+        if guessing and len(pos.legal_moves()) > 1:
+            # the estimates first, and their favourite searched first: solved, it is the
+            # hint unless a move beats it; if nothing is, it is named.  Under a time limit
+            # alone a few tricks ahead in a share of it (on 60 complete Jass deals at
+            # 0.1 s, a mean loss of 7 points, not 17); under a node limit a trick ahead
+            # only, a few thousand nodes at most (at 200k nodes, 8 points, not 16.5)
+            until = started + FAVOURITE_SHARE * guess_time if guess_time else None
+            favourite = favourite_by_estimates(pos, until, FAVOURITE_TRICKS)
             if cancelled():
                 return _guessed(None, favourite.nodes if favourite else 0, "cancelled", started)
         outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,

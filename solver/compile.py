@@ -503,10 +503,7 @@ def sure_points(pos: Position) -> tuple[int | None, int]:
 def can_sweep(pos: Position, side: int) -> bool:
     """Whether `side` may still take every trick: the other has taken none, and does not
     hold (or has not put on the trick) the highest trump left, which wins its trick."""
-    rules = pos.rules
     if pos.tricks[1 - side]:
         return False
-    if rules.trump_group is None:
-        return True
-    trumps = [(rules.strength(card), seat) for card, seat in cards_in_play(pos) if rules.is_trump(card)]
-    return not trumps or rules.side_of(max(trumps)[1]) == side
+    holder, _ = sure_points(pos)
+    return holder is None or holder == side
