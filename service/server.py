@@ -98,6 +98,7 @@ ANSWER_MARGIN = 0.05
 DEADLINE_MARGIN = 0.02  # seconds before a call's deadline when its searches stop (at most a fifth of its time)
 MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and message
 MAX_CARDS = 64  # more than any deal holds
+DEALS_KEPT = 9  # an engine's current deal and the eight it parks (solver/_engine.pxd, PARKED_DEALS)
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
 T = TypeVar("T")
@@ -106,8 +107,10 @@ S = TypeVar("S", Result, Hint)
 
 # --- the workers' engines --------------------------------------------------------------
 
+SeatCards = tuple[str, tuple[frozenset[Any], ...]]  # a position's game and each seat's cards
 
-def _seat_cards(position: AnyPosition | None) -> tuple[str, tuple[frozenset[Any], ...]] | None:
+
+def _seat_cards(position: AnyPosition | None) -> SeatCards | None:
     """The game and, per seat, the cards it holds or has put on the trick: a later
     position of the same deal holds a part of each (None for Bésigue, which has engines
     of its own, and for no position)."""
@@ -120,7 +123,7 @@ def _seat_cards(position: AnyPosition | None) -> tuple[str, tuple[frozenset[Any]
     return position.rules.name, tuple(frozenset(seat) for seat in cards)
 
 
-def _same_deal(one: tuple[str, tuple[frozenset[Any], ...]] | None, other: tuple[str, tuple[frozenset[Any], ...]] | None) -> bool:
+def _same_deal(one: SeatCards | None, other: SeatCards | None) -> bool:
     """Whether two positions may be of one deal: each seat's cards in one hold the other's."""
     if one is None or other is None or one[0] != other[0] or len(one[1]) != len(other[1]):
         return False
@@ -128,7 +131,7 @@ def _same_deal(one: tuple[str, tuple[frozenset[Any], ...]] | None, other: tuple[
 
 
 class EngineSlot:
-    """One worker's card-game engine and the last position it searched."""
+    """One worker's card-game engine and the last positions it searched, a deal each."""
 
     def __init__(self, tt_megabytes: int) -> None:
         from solver._engine import Engine
@@ -137,7 +140,26 @@ class EngineSlot:
         # ms to set up, which that call's time limit and time_ms would not show
         self.engine: Any = Engine(tt_megabytes)
         self.used = False
-        self.cards: tuple[str, tuple[frozenset[Any], ...]] | None = None
+        self.deals: list[SeatCards | None] = []  # the last searched last; None: a deal unknown
+
+    @property
+    def cards(self) -> SeatCards | None:
+        """The last position searched (its seats' cards)."""
+        return self.deals[-1] if self.deals else None
+
+    def age_of(self, cards: SeatCards | None) -> int | None:
+        """How many other deals the engine searched since a position of this one's deal
+        (0: it was the last), or None if none it keeps."""
+        for age, seen in enumerate(reversed(self.deals)):
+            if _same_deal(seen, cards):
+                return age
+        return None
+
+    def searches(self, cards: SeatCards | None) -> None:
+        """Note the position the engine is about to search."""
+        self.used = True
+        self.deals = [seen for seen in self.deals if seen is None or not _same_deal(seen, cards)]
+        self.deals = (self.deals + [cards])[-DEALS_KEPT:]
 
 
 def _spare(slot: EngineSlot) -> tuple[bool, int]:
@@ -150,10 +172,11 @@ def _spare(slot: EngineSlot) -> tuple[bool, int]:
 
 class EnginePool:
     """The card-game engines of the workers, one a worker, their tables kept from call to
-    call.  A call takes a free one: the one that last searched a position of the same
-    deal if there is one, so an app asking for a hint at every card finds the tables its
-    last hint filled (an engine that searches another deal starts its tables afresh,
-    so this holds while there are no more such deals at once than engines).  Else the
+    call.  A call takes a free one: the one that searched a position of the same deal
+    most recently if there is one, so an app asking for a hint at every card finds the
+    tables its last hint filled (an engine that searches another deal parks the deals
+    it left, up to eight, but their entries give way to the new deal's: this holds
+    fully while there are no more such deals at once than engines).  Else the
     one whose tables are least likely to be wanted again: one never used, or whose deal
     was nearest its end (a finished deal's last hint), the one unused longest of those."""
 
@@ -166,12 +189,11 @@ class EnginePool:
         with self._lock:
             if not self._free:  # each worker takes one at most: a bug
                 raise RuntimeError("more engines taken than there are workers")
-            slot = next((slot for slot in reversed(self._free) if _same_deal(slot.cards, cards)), None)
-            if slot is None:
-                slot = min(self._free, key=_spare)  # the first of equals: unused longest
+            ages = [(age, -i) for i, slot in enumerate(self._free) if (age := slot.age_of(cards)) is not None]
+            # the deal's latest engine (of equals, the one used last), else the sparest
+            slot = self._free[-min(ages)[1]] if ages else min(self._free, key=_spare)
             self._free.remove(slot)
-        slot.used = True
-        slot.cards = cards  # None: a deal unknown here (a trump table's) now holds its tables
+        slot.searches(cards)  # None: a deal unknown here (a trump table's) now holds its tables
         return slot
 
     def give_back(self, slot: EngineSlot) -> None:

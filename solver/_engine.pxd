@@ -9,6 +9,7 @@ cdef enum:
     MAX_GROUPS = 5
     MAX_SEATS = 5
     MAX_BITS = 64
+    PARKED_DEALS = 8             # deals an engine keeps for later while it serves others
     MAX_SEGMENTS = 16
     MAX_PIECES = 24
     INF = 30000

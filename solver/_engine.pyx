@@ -2216,7 +2216,11 @@ cdef class Engine:
 
     One engine serves one thread at a time; give each thread its own.  The tables
     are kept between calls and reused when the next position comes from the same deal
-    with the same rules; otherwise they are emptied (by a new generation, not a wipe).
+    with the same rules.  Another deal's search starts under a generation of its own,
+    and the deal left keeps its entries under its generation (parked, for up to
+    PARKED_DEALS deals), so that a later position of it finds those its search has
+    not replaced since: one engine serving several deals in turn (the service's
+    calls) does not start each afresh.
     """
 
     cdef Entry* table
@@ -2224,6 +2228,16 @@ cdef class Engine:
     cdef readonly long long shape_entries
     cdef uint64_t table_mask
     cdef uint8_t generation
+    cdef uint8_t last_generation  # the highest handed out since the tables were zeroed
+    cdef bint generation_unused  # no position loaded since the generation began
+    # deals left for another, with what their entries rely on: rules (signature),
+    # generation, the owners of every card seen (see _park)
+    cdef object parked_signature
+    cdef uint8_t parked_generation[PARKED_DEALS]
+    cdef int parked_owner[PARKED_DEALS][MAX_BITS]
+    cdef long long parked_when[PARKED_DEALS]  # 0: a free slot
+    cdef long long park_clock
+    cdef readonly long long resumed  # deals taken up again under their generation (tests)
     cdef readonly int tt_megabytes
     cdef readonly long long tt_entries
     cdef Tables tables
@@ -2265,7 +2279,11 @@ cdef class Engine:
         self.tt_megabytes = tt_megabytes
         self.table_mask = entries - 1
         self.generation = 1
+        self.last_generation = 1
+        self.generation_unused = True
         self.signature = None
+        self.parked_signature = [None] * PARKED_DEALS
+        self._forget_parked()
         for i in range(MAX_BITS):
             self.owner[i] = -1
         self.run_points_ready = False
@@ -2321,6 +2339,7 @@ cdef class Engine:
             raise ValueError("trick: same_roem compares trick-boundary positions")
         self._mark_busy()
         try:
+            self._forget_parked()  # a generation of its own, nothing taken up
             self._new_generation()
             self._load(stored_spec)
             self._load_state(&stored, stored_spec)
@@ -2340,6 +2359,7 @@ cdef class Engine:
             raise ValueError("trick: only trick-boundary positions have a table key")
         self._mark_busy()
         try:
+            self._forget_parked()
             self._new_generation()
             self._load(spec)
             self._load_state(&s, spec)
@@ -2353,6 +2373,7 @@ cdef class Engine:
         would empty the table under that search)."""
         if self.busy:
             raise RuntimeError("this Engine is solving in another thread; clear it once that search is done")
+        self._forget_parked()
         self._new_generation()
 
     def cancel(self, bint before_start=False):
@@ -2375,14 +2396,77 @@ cdef class Engine:
         self.cancel_pending = 0
 
     cdef void _new_generation(self):
-        self.generation += 1
-        if self.generation == 0:  # wrapped: old entries could look current
+        """An empty table for what follows: a generation never used since the tables
+        were last zeroed (an entry counts only under its own generation)."""
+        self.last_generation += 1
+        if self.last_generation == 0:  # wrapped: old entries could look current
             memset(self.table, 0, (self.table_mask + 1) * sizeof(Entry))
             memset(self.shapes, 0, self.shape_entries * sizeof(ShapeEntry))
-            self.generation = 1
+            self.last_generation = 1
+            self._forget_parked()
+        self.generation = self.last_generation
+        self.generation_unused = True
         for i in range(MAX_BITS):
             self.owner[i] = -1
         self.run_points_ready = False
+
+    cdef void _forget_parked(self):
+        cdef int i
+        for i in range(PARKED_DEALS):
+            self.parked_when[i] = 0
+            self.parked_signature[i] = None
+
+    cdef void _park(self):
+        """Before another deal (or other rules) takes the tables: keep the current
+        generation's deal for a later call, in a free slot or the one left longest
+        ago.  Its entries stay valid under the same rules for any position whose
+        cards lie where this generation saw them (the test of _load_state)."""
+        cdef int i, slot = 0
+        if self.generation_unused or self.signature is None:
+            return
+        for i in range(PARKED_DEALS):
+            if self.parked_when[i] and self.parked_generation[i] == self.generation:
+                slot = i  # parked before and taken up again: the same deal
+                break
+            if self.parked_when[i] < self.parked_when[slot]:
+                slot = i
+        self.park_clock += 1
+        self.parked_when[slot] = self.park_clock
+        self.parked_generation[slot] = self.generation
+        self.parked_signature[slot] = self.signature
+        memcpy(self.parked_owner[slot], self.owner, sizeof(self.owner))
+
+    cdef bint _resume(self, dict spec) except *:
+        """On a new generation: take up the parked deal (the latest left) whose rules
+        are these and whose cards seen lie where `spec`'s do, under its generation."""
+        cdef int i, seat, bit, best = -1
+        cdef bint fits
+        for i in range(PARKED_DEALS):
+            if not self.parked_when[i] or self.parked_signature[i] != self.signature:
+                continue
+            if best >= 0 and self.parked_when[i] < self.parked_when[best]:
+                continue
+            fits = True
+            for seat in range(self.tables.n_players):
+                for bit in spec["hands"][seat]:
+                    if self.parked_owner[i][bit] >= 0 and self.parked_owner[i][bit] != seat:
+                        fits = False
+            for j, bit in enumerate(spec["trick"]):
+                seat = (spec["leader"] + j) % self.tables.n_players
+                if self.parked_owner[i][bit] >= 0 and self.parked_owner[i][bit] != seat:
+                    fits = False
+            if fits:
+                best = i
+        if best < 0:
+            return False
+        self.generation = self.parked_generation[best]
+        memcpy(self.owner, self.parked_owner[best], sizeof(self.owner))
+        self.run_points_ready = False
+        self.parked_when[best] = 0
+        self.parked_signature[best] = None
+        self.generation_unused = False
+        self.resumed += 1
+        return True
 
     def solve(self, dict spec, double time_limit=0.0, long long node_limit=0, bint all_moves=True, bint want_line=True,
               int horizon=0, uint64_t exact_moves=0, int first_move=-1):
@@ -2465,6 +2549,7 @@ cdef class Engine:
             c.t.endgame_tricks = 0
             c.t.shape_table = 0
             want_line = False
+            self._park()  # taken up again after the estimates
             self._new_generation()
             c.generation = self.generation
             if c.s.tricks_left > horizon:
@@ -2580,6 +2665,7 @@ cdef class Engine:
                     line_scores[i] = c.s.scores[i]
         if horizon > 0:
             self._new_generation()  # the estimates' entries must not serve a later search
+            self._resume(spec)  # the deal's own entries do
         result_values = {}
         best_moves = []
         worse_bounds = {}
@@ -2632,6 +2718,7 @@ cdef class Engine:
             raise ValueError(f"engine: at most {MAX_SEATS} seats and sides")
         signature = spec["signature"]
         if signature != self.signature:
+            self._park()
             self._new_generation()
             self.signature = signature
         if signature == self.loaded_signature:
@@ -3035,7 +3122,11 @@ cdef class Engine:
             if self.owner[bit] >= 0 and self.owner[bit] != (spec["leader"] + i) % self.tables.n_players:
                 conflict = True
         if conflict:  # another deal: the table's entries would lie
+            self._park()
             self._new_generation()
+        if self.generation_unused:
+            self._resume(spec)
+        self.generation_unused = False
         for seat in range(self.tables.n_players):
             for bit in hands[seat]:
                 if self.owner[bit] != seat:

@@ -319,13 +319,89 @@ def test_a_cancel_before_start_stops_every_search_until_forgotten() -> None:
 def test_the_search_does_not_depend_on_the_engines_history(seed: int) -> None:
     """The same position takes the same nodes in a fresh engine and in one that solved
     other deals before (the Klaverjas nat entries once chose their set by the table's
-    generation)."""
+    generation).  Emptied before each (`clear`), as the engine would otherwise take up
+    the deal's own entries again."""
     position = full_deal("klaverjas", seed, trump="HSDC"[seed % 4], declarer=seed % 4)
     fresh = analyse(position, engine=Engine(8)).nodes
     engine = Engine(8)
     for other in range(3):
         analyse(full_deal("klaverjas", 100 + other, trump="S", declarer=other), engine=engine)
+        engine.clear()  # the other deal's entries stay in the table, under an old generation
         assert analyse(position, engine=engine).nodes == fresh
+
+
+def test_an_engine_serving_deals_in_turn_takes_each_up_again() -> None:
+    """An engine that searches another deal parks the deal it leaves, its entries under
+    their generation; a later position of it takes them up (`resumed`), answering as a
+    fresh engine does in fewer nodes."""
+    deals = [full_deal("klaverjas", seed, trump="HSDC"[seed], declarer=seed) for seed in range(3)]
+    engine = Engine(8)
+    shared_nodes = fresh_nodes = 0
+    for step in range(3):
+        for i, position in enumerate(deals):
+            shared = analyse(position, engine=engine)
+            fresh = analyse(position, engine=Engine(8))
+            assert _answer(shared) == _answer(fresh), (step, i)
+            if step:
+                shared_nodes += shared.nodes
+                fresh_nodes += fresh.nodes
+            deals[i] = position.play(fresh.best[0])
+        assert engine.resumed == 3 * step  # each deal but in the first round
+    assert shared_nodes < fresh_nodes / 2
+
+
+def test_an_engine_keeps_eight_deals_parked() -> None:
+    """A deal left for seven others is taken up (eight parked: the seven and it); left
+    for eight, it has been dropped (the one left longest ago goes as the eighth is
+    parked) and is searched as by a fresh engine."""
+    first = full_deal("belote", 0, trump="H")
+    fresh = analyse(first, engine=Engine(8))
+    for others, taken_up in ((7, True), (8, False)):
+        engine = Engine(8)
+        analyse(first, engine=engine)
+        for seed in range(1, others + 1):
+            analyse(full_deal("belote", seed, trump="H"), engine=engine)
+        before = engine.resumed
+        again = analyse(first, engine=engine)
+        assert _answer(again) == _answer(fresh)
+        assert (engine.resumed == before + 1) == taken_up
+        assert (again.nodes < fresh.nodes / 2) if taken_up else again.nodes == fresh.nodes
+
+
+def test_a_deals_entries_outlast_its_estimates_and_other_rules() -> None:
+    """Estimates search under a generation of their own and then give the deal's back;
+    other rules (another trump) park the deal as another deal does."""
+    from solver.compile import estimate_search
+
+    position = full_deal("belote", 3, trump="C")
+    engine = Engine(8)
+    fresh = analyse(position, engine=engine)
+    found, _ = estimate_search(position, engine, 2)
+    assert found is not None and engine.resumed == 1
+    other_trump = Position.from_dict({**position.to_dict(), "trump": "S"})
+    assert _answer(analyse(other_trump, engine=engine)) == _answer(analyse(other_trump, engine=Engine(8)))
+    again = analyse(position, engine=engine)
+    assert _answer(again) == _answer(fresh) and engine.resumed == 2
+    assert again.nodes < fresh.nodes / 2
+
+
+def test_a_wrapped_generation_forgets_the_parked_deals() -> None:
+    """Generations are bytes: when they run out, the tables are zeroed and the parked
+    deals forgotten, so that none takes up entries of a generation used again since."""
+    from solver.compile import estimate_search
+
+    parked = full_deal("belote", 0, trump="H")
+    fresh = analyse(parked, engine=Engine(8))
+    engine = Engine(8)
+    analyse(parked, engine=engine)
+    other = next(iter(random_positions("belote", 1, seed=5, max_tricks=2)))
+    analyse(other, engine=engine)
+    for _ in range(130):  # two generations each: past 255
+        estimate_search(other, engine, 1)
+    before = engine.resumed
+    again = analyse(parked, engine=engine)
+    assert engine.resumed == before  # forgotten
+    assert _answer(again) == _answer(fresh) and again.nodes == fresh.nodes
 
 
 def _answer(result: object) -> tuple:

@@ -301,7 +301,8 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
         data = {"game": game, "options": options, "deal": deal_of(game, seed, "H", **options)}
         exact = {(e.trump, e.declaring_side): e.value for e in trump_table(data).entries}
         for node_limit in (1_500, 6_000, 25_000):
-            table = trump_table(data, node_limit=node_limit)
+            # a fresh engine: the exact table's would take up its contracts' entries
+            table = trump_table(data, node_limit=node_limit, engine=Engine(8))
             for entry in table.entries:
                 value = exact[entry.trump, entry.declaring_side]
                 shown = entry.to_dict()
@@ -323,7 +324,7 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
                 assert entry.lower <= entry.estimate <= entry.upper
                 estimated += 1
     assert narrowed and estimated
-    plain = trump_table(data, node_limit=1_500, estimates=False)
+    plain = trump_table(data, node_limit=1_500, estimates=False, engine=Engine(8))
     assert not plain.exact and all(e.estimate is None and "estimate" not in e.to_dict() for e in plain.entries)
     assert all(e.lower is not None for e in plain.entries if not e.exact)
     for bad, field in (({"estimates": "no"}, "estimates"), ({"estimate": 3}, "estimate"),
@@ -338,7 +339,7 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
         calls.append(most_tricks)
         return favourite_by_estimates(position, deadline, most_tricks)
 
-    table = trump_table(data, node_limit=1_500, estimate=counted)
+    table = trump_table(data, node_limit=1_500, estimate=counted, engine=Engine(8))
     assert len(calls) == sum(not e.exact for e in table.entries) > 0
 
 

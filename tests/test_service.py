@@ -175,13 +175,15 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert client.analyse_play(Position.from_dict(data)).cards == analyse_play(data).cards  # a Position keeps deal + played
     deal = {"game": "klaberjass", "deal": deal_of("klaberjass", 2)}
     assert same_result(client.trump_table(deal), trump_table(deal))
-    # a limited table: the unsolved entries' bounds and estimates, through the proto
-    limited = trump_table(deal, node_limit=1_500)
+    # a limited table: the unsolved entries' bounds and estimates, through the proto; of
+    # a deal not searched before (an engine takes up the entries of a deal it searched)
+    unseen = {"game": "klaberjass", "deal": deal_of("klaberjass", 6)}
+    limited = trump_table(unseen, node_limit=1_500)
     assert any(e.lower is not None and e.estimate is not None for e in limited.entries)
     assert convert.trumps_from(convert.trumps_message(limited)) == limited
     named = hint(HARD_DEAL, node_limit=1)  # nothing solved: the favourite, with its bounds
     assert named.value is None and named.lower is not None and convert.hint_from(convert.hint_message(named)) == named
-    served = client.trump_table(deal, node_limit=1_500)
+    served = client.trump_table(unseen, node_limit=1_500)
     assert not served.exact and all(
         e.lower is not None and e.upper is not None and e.estimate is not None for e in served.entries if not e.exact
     )
@@ -983,6 +985,15 @@ def test_a_position_takes_the_engine_that_searched_its_deal() -> None:
     unknown.give_back(taken)
     assert unknown.take(None) is not taken  # the one unused longest
     assert not _same_deal(_seat_cards(deal), _seat_cards(Position.from_dict({**EXAMPLE, "game": "klaverjas"})))
+    # an engine that searched the deal before another still holds it (parked): it is
+    # taken before one that never searched the deal
+    kept = EnginePool(2, 1)
+    one, two = kept.take(deal), kept.take(other)
+    kept.give_back(one)
+    kept.give_back(two)
+    assert kept.take(third) is one  # neither searched it: the one unused longest
+    kept.give_back(one)
+    assert kept.take(deal) is one and one.age_of(_seat_cards(third)) == 1
 
 
 def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
