@@ -61,6 +61,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from solver._engine import MOST_PARKED_DEALS
 from solver.analysis import (
     DEFAULT_TT_MEGABYTES,
     Hint,
@@ -98,7 +99,7 @@ ANSWER_MARGIN = 0.05
 DEADLINE_MARGIN = 0.02  # seconds before a call's deadline when its searches stop (at most a fifth of its time)
 MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and message
 MAX_CARDS = 64  # more than any deal holds
-DEALS_KEPT = 9  # an engine's current deal and the eight it parks (solver/_engine.pxd, PARKED_DEALS)
+DEALS_KEPT = MOST_PARKED_DEALS + 1  # an engine's current deal and those it parks
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
 T = TypeVar("T")
@@ -175,7 +176,7 @@ class EnginePool:
     call.  A call takes a free one: the one that searched a position of the same deal
     most recently if there is one, so an app asking for a hint at every card finds the
     tables its last hint filled (an engine that searches another deal parks the deals
-    it left, up to eight, but their entries give way to the new deal's: this holds
+    it left, up to 32, but their entries give way to the new deal's: this holds
     fully while there are no more such deals at once than engines).  Else the
     one whose tables are least likely to be wanted again: one never used, or whose deal
     was nearest its end (a finished deal's last hint), the one unused longest of those."""

@@ -9,7 +9,7 @@ cdef enum:
     MAX_GROUPS = 5
     MAX_SEATS = 5
     MAX_BITS = 64
-    PARKED_DEALS = 8             # deals an engine keeps for later while it serves others
+    PARKED_DEALS = 32            # deals an engine keeps for later while it serves others (the service: 1.62 -> 1.25 times one client's nodes with 16 clients on 2 workers, against 8)
     MAX_SEGMENTS = 16
     MAX_PIECES = 24
     INF = 30000

@@ -1,6 +1,8 @@
 # Type stub of the compiled card-game engine (solver/_engine.pyx): what Python sees.
 from typing import Any
 
+MOST_PARKED_DEALS: int
+
 class Engine:
     """A search engine with its own transposition tables, `tt_megabytes` in all; one
     thread at a time (see the .pyx docstring)."""

@@ -2208,6 +2208,9 @@ cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
     return count
 
 
+MOST_PARKED_DEALS = PARKED_DEALS  # deals an Engine keeps for later while it serves others
+
+
 cdef class Engine:
     """A search engine with its own transposition tables, `tt_megabytes` in all (the
     largest power of two up to an eighth for the table of positions, the rest for the
@@ -2439,22 +2442,26 @@ cdef class Engine:
     cdef bint _resume(self, dict spec) except *:
         """On a new generation: take up the parked deal (the latest left) whose rules
         are these and whose cards seen lie where `spec`'s do, under its generation."""
-        cdef int i, seat, bit, best = -1
+        cdef int i, j, seat, bit, best = -1
+        cdef int owner[MAX_BITS]  # spec's: who holds each card, or played it to the trick
         cdef bint fits
+        for bit in range(MAX_BITS):
+            owner[bit] = -1
+        for seat in range(self.tables.n_players):
+            for bit in spec["hands"][seat]:
+                owner[bit] = seat
+        for j, bit in enumerate(spec["trick"]):
+            owner[bit] = (spec["leader"] + j) % self.tables.n_players
         for i in range(PARKED_DEALS):
-            if not self.parked_when[i] or self.parked_signature[i] != self.signature:
+            if not self.parked_when[i] or (best >= 0 and self.parked_when[i] < self.parked_when[best]):
                 continue
-            if best >= 0 and self.parked_when[i] < self.parked_when[best]:
+            if self.parked_signature[i] != self.signature:
                 continue
             fits = True
-            for seat in range(self.tables.n_players):
-                for bit in spec["hands"][seat]:
-                    if self.parked_owner[i][bit] >= 0 and self.parked_owner[i][bit] != seat:
-                        fits = False
-            for j, bit in enumerate(spec["trick"]):
-                seat = (spec["leader"] + j) % self.tables.n_players
-                if self.parked_owner[i][bit] >= 0 and self.parked_owner[i][bit] != seat:
+            for bit in range(MAX_BITS):
+                if owner[bit] >= 0 and self.parked_owner[i][bit] >= 0 and self.parked_owner[i][bit] != owner[bit]:
                     fits = False
+                    break
             if fits:
                 best = i
         if best < 0:

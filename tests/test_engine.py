@@ -350,13 +350,16 @@ def test_an_engine_serving_deals_in_turn_takes_each_up_again() -> None:
     assert shared_nodes < fresh_nodes / 2
 
 
-def test_an_engine_keeps_eight_deals_parked() -> None:
-    """A deal left for seven others is taken up (eight parked: the seven and it); left
-    for eight, it has been dropped (the one left longest ago goes as the eighth is
-    parked) and is searched as by a fresh engine."""
+def test_an_engine_keeps_its_last_deals_parked() -> None:
+    """A deal left for MOST_PARKED_DEALS - 1 others is taken up (that many parked: the
+    others and it); left for one more, it has been dropped (the one left longest ago
+    goes as the last is parked) and is searched as by a fresh engine."""
+    from solver._engine import MOST_PARKED_DEALS
+
+    assert MOST_PARKED_DEALS == 32
     first = full_deal("belote", 0, trump="H")
     fresh = analyse(first, engine=Engine(8))
-    for others, taken_up in ((7, True), (8, False)):
+    for others, taken_up in ((MOST_PARKED_DEALS - 1, True), (MOST_PARKED_DEALS, False)):
         engine = Engine(8)
         analyse(first, engine=engine)
         for seed in range(1, others + 1):
