@@ -17,7 +17,10 @@ deals from 26 to 80 ms: BENCHMARKS.md, "What limits it"), and the goals are in
 milliseconds.  So when colver (the `bench` extra) is installed, the run also times
 a yardstick before and after the sets: colver's median on the first `--yardstick`
 belote deals (about 30 ms when this machine runs at its fastest).  Read the sets'
-times against it.
+times against it.  With `--pace`, colver also solves one of those deals after each
+deal of each set, in a child process of its own, and each set's line "at colver's
+30 ms" gives its medians scaled by 30 ms over colver's median during that set: the
+machine's speed of the moment taken out.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from .deals import DEAL_SETS, DEFAULT_DEALS, deals, table_megabytes
 
 QUICK_DEALS = 20
 YARDSTICK_DEALS = 30
+PACE_MS = 30.0  # colver's median on the yardstick's deals when this machine runs at its fastest
 # issue 3's goals for a full analysis (median ms, 99th percentile ms or None);
 # belote's goal is against colver: python -m benchmarks.vs_colver
 GOALS: dict[str, tuple[float, float | None]] = {
@@ -101,6 +105,57 @@ def timed(call: Any, column: Column) -> Any:
     return result
 
 
+class Pacer:
+    """colver in a child process (its memory out of this one's RSS), solving the
+    yardstick's belote deals in turn, one a request: the machine's speed of the moment."""
+
+    CHILD = (
+        "import sys, statistics\n"
+        "from benchmarks.deals import deals\n"
+        "from benchmarks.vs_colver import colver_env, colver_values\n"
+        "pool = deals('belote', int(sys.argv[1]))\n"
+        "for i, line in enumerate(sys.stdin):\n"
+        "    print(colver_values(colver_env(pool[i % len(pool)]))[1], flush=True)\n"
+    )
+
+    def __init__(self, deals_in_turn: int) -> None:
+        root = Path(__file__).resolve().parent.parent  # where `benchmarks` imports from
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", self.CHILD, str(deals_in_turn)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root,
+        )  # fmt: skip
+        self.times_ms: list[float] = []
+
+    def step(self) -> None:
+        """Time colver on its next deal."""
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.child.stdin.write("next\n")
+        self.child.stdin.flush()
+        answer = self.child.stdout.readline()
+        if not answer:
+            raise RuntimeError("colver's pacing process ended")
+        self.times_ms.append(float(answer))
+
+    def take(self) -> list[float]:
+        """The times since the last call."""
+        taken, self.times_ms = self.times_ms, []
+        return taken
+
+    def close(self) -> None:
+        if self.child.stdin is not None:
+            self.child.stdin.close()
+        self.child.wait(timeout=30)
+
+
+def paced(row: dict[str, Any], colver_ms: list[float]) -> None:
+    """Add to `row` colver's median during the set and the medians scaled to PACE_MS."""
+    pace = statistics.median(colver_ms)
+    row["pace"] = {"colver_median_ms": pace, "colver_deals": len(colver_ms)}
+    for call in ("analyse", "value_only"):
+        if row.get(call):
+            row["pace"][f"{call}_median_ms"] = row[call]["median_ms"] * PACE_MS / pace
+
+
 def bench_set(
     key: str,
     n: int,
@@ -109,6 +164,7 @@ def bench_set(
     value_only: bool,
     progress: bool,
     engine_options: dict[str, int] | None = None,
+    pacer: Pacer | None = None,
 ) -> dict[str, Any]:
     from solver import Engine
     from solver.analysis import analyse, hint
@@ -126,6 +182,8 @@ def bench_set(
         if value_only:
             engine.clear()
             timed(lambda d=deal: hint(d, **limits), alone)
+        if pacer is not None:
+            pacer.step()
         if progress:
             sys.stderr.write(f"{key}: deal {i + 1}/{len(set_deals)}  {full.times_ms[-1]:.0f} ms\n")
             sys.stderr.flush()
@@ -173,6 +231,12 @@ def print_rows(row: dict[str, Any], out: Any = None) -> None:
             file=out,
             flush=True,
         )
+    if "pace" in row:
+        pace = row["pace"]
+        scaled = ", ".join(f"{call} median {pace[f'{call}_median_ms']:.1f} ms" for call in ("analyse", "value_only")
+                           if f"{call}_median_ms" in pace)  # fmt: skip
+        print(f"{row['set']:21} at colver's {PACE_MS:g} ms: {scaled} (colver's median meanwhile "
+              f"{pace['colver_median_ms']:.1f} ms)", file=out, flush=True)  # fmt: skip
 
 
 def goal_lines(rows: list[dict[str, Any]]) -> list[str]:
@@ -186,7 +250,11 @@ def goal_lines(rows: list[dict[str, Any]]) -> list[str]:
         met = s["median_ms"] <= median and (p99 is None or s["p99_ms"] <= p99) and not s["inexact"]
         goal = f"median <= {median:g} ms" + (f", p99 <= {p99:g} ms" if p99 is not None else "")
         got = f"median {s['median_ms']:.1f} ms" + (f", p99 {s['p99_ms']:.1f} ms" if p99 is not None else "")
-        lines.append(f"goal {row['set']:21} {goal:30} {got:32} {'met' if met else 'NOT met'}")
+        line = f"goal {row['set']:21} {goal:30} {got:32} {'met' if met else 'NOT met'}"
+        if "pace" in row:
+            scaled = row["pace"]["analyse_median_ms"]
+            line += f"; at colver's {PACE_MS:g} ms: median {scaled:.1f} ms, {'met' if scaled <= median else 'NOT met'}"
+        lines.append(line)
     return lines
 
 
@@ -261,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"time colver on N belote deals before and after, for the machine's speed (default {YARDSTICK_DEALS}; 0: no)",
     )
     parser.add_argument(
+        "--pace",
+        action="store_true",
+        help=f"time colver on a yardstick deal after each deal, and give each set's medians at colver's {PACE_MS:g} ms",
+    )
+    parser.add_argument(
         "--engine-option",
         type=lever_setting,
         action="append",
@@ -288,13 +361,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the engine is not built: {exc}", file=sys.stderr)
         return 2
 
+    pacer = None
+    if args.pace:
+        if importlib.util.find_spec("colver") is None:
+            print("--pace: colver is not installed: pip install -e '.[bench]'", file=sys.stderr)
+            return 2
+        pacer = Pacer(YARDSTICK_DEALS)  # the deals whose median PACE_MS is
     before, before_why = yardstick(args.yardstick)
     rows = []
     print(HEAD)
     print("-" * len(HEAD), flush=True)
-    for key in args.games or list(DEAL_SETS):
-        rows.append(bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet, engine_options))
-        print_rows(rows[-1])
+    try:
+        for key in args.games or list(DEAL_SETS):
+            row = bench_set(key, n, args.tt_megabytes, args.time_limit, value_only, not args.quiet, engine_options, pacer)
+            if pacer is not None:
+                paced(row, pacer.take())
+            rows.append(row)
+            print_rows(row)
+    finally:
+        if pacer is not None:
+            pacer.close()
     print(FOOT)
     after, after_why = yardstick(args.yardstick)
     for line in goal_lines(rows):

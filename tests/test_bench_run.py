@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.run import main, yardstick, yardstick_line
+from benchmarks.run import goal_lines, main, paced, print_rows, yardstick, yardstick_line
 
 
 def test_a_run_prints_the_sets_row_and_writes_the_json(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -50,6 +50,50 @@ def test_the_yardstick_says_why_it_is_missing(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(run.subprocess, "run", lambda *a, **k: run.subprocess.CompletedProcess(
         a, 1, stdout="", stderr="Traceback\nModuleNotFoundError: No module named 'colver'\n"))
     assert yardstick(30) == (None, "colver's run failed: ModuleNotFoundError: No module named 'colver'")
+
+
+def test_a_paced_set_scales_its_medians_to_colvers_30_ms(capfd: pytest.CaptureFixture[str]) -> None:
+    """--pace: each set's medians times 30 ms over colver's median during the set."""
+    summary = {"n": 3, "median_ms": 12.0, "p90_ms": 20.0, "p99_ms": 30.0, "max_ms": 30.0, "mean_nodes": 1.0,
+               "nodes_per_s": 1.0, "inexact": 0}  # fmt: skip
+    row = {"set": "klaverjas-amsterdam", "analyse": summary, "value_only": {**summary, "median_ms": 6.0},
+           "tt_megabytes": 8, "peak_rss_mb": 30.0}  # fmt: skip
+    paced(row, [60.0, 40.0, 20.0, 45.0])  # median 42.5 ms: a slow machine
+    assert row["pace"] == {"colver_median_ms": 42.5, "colver_deals": 4, "analyse_median_ms": 12.0 * 30 / 42.5,
+                           "value_only_median_ms": 6.0 * 30 / 42.5}  # fmt: skip
+    print_rows(row)
+    assert capfd.readouterr().out.splitlines()[-1] == (
+        "klaverjas-amsterdam   at colver's 30 ms: analyse median 8.5 ms, value_only median 4.2 ms "
+        "(colver's median meanwhile 42.5 ms)"
+    )
+    # over the goal on this machine's time, within it at colver's 30 ms
+    assert goal_lines([row]) == [
+        "goal klaverjas-amsterdam   median <= 10 ms, p99 <= 100 ms median 12.0 ms, p99 30.0 ms      NOT met; "
+        "at colver's 30 ms: median 8.5 ms, met"
+    ]
+
+
+def test_pacing_needs_colver(monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import run
+
+    monkeypatch.setattr(run.importlib.util, "find_spec", lambda name: None)
+    assert main(["--games", "belote", "--deals", "1", "--pace", "--yardstick", "0"]) == 2
+    assert "--pace: colver is not installed" in capfd.readouterr().err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
+def test_the_pacer_times_colver_deal_by_deal_in_a_child_process() -> None:
+    from benchmarks.run import Pacer
+
+    pacer = Pacer(2)
+    try:
+        for _ in range(3):
+            pacer.step()
+        times = pacer.take()
+        assert len(times) == 3 and all(0.0 < ms < 60_000.0 for ms in times) and pacer.take() == []
+    finally:
+        pacer.close()
+    assert pacer.child.returncode == 0
 
 
 def test_the_features_benchmark_compares_both_searches(capfd: pytest.CaptureFixture[str]) -> None:
