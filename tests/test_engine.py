@@ -247,7 +247,8 @@ def test_table_size_is_checked_by_both_engines(size: object) -> None:
 
 
 def test_one_engine_through_a_played_deal_matches_fresh_engines() -> None:
-    """The table is kept between the positions of one deal and emptied for another."""
+    """The table is kept between the positions of one deal; another deal in between
+    starts a generation of its own (and parks this one's)."""
     engine = Engine(8)
     position = Position.from_dict(KLAVERJAS_DEAL)
     other = full_deal("klaverjas", 9, trump="S", declarer=1)
