@@ -2211,6 +2211,17 @@ cdef int _fill_pieces(object mask, uint64_t* masks, int8_t* shifts) except -1:
 MOST_PARKED_DEALS = PARKED_DEALS  # deals an Engine keeps for later while it serves others
 
 
+cdef inline bint owners_agree(int* seen, int* owner) noexcept nogil:
+    """Whether each card of a position (`owner`: its seat, or -1 for a card not in
+    play) that `seen` records (the owners of a generation's cards) lies with the same
+    seat there: if so, that generation's entries hold for the position."""
+    cdef int bit
+    for bit in range(MAX_BITS):
+        if owner[bit] >= 0 and seen[bit] >= 0 and seen[bit] != owner[bit]:
+            return False
+    return True
+
+
 cdef class Engine:
     """A search engine with its own transposition tables, `tt_megabytes` in all (the
     largest power of two up to an eighth for the table of positions, the rest for the
@@ -2439,30 +2450,26 @@ cdef class Engine:
         self.parked_signature[slot] = self.signature
         memcpy(self.parked_owner[slot], self.owner, sizeof(self.owner))
 
-    cdef bint _resume(self, dict spec) except *:
-        """On a new generation: take up the parked deal (the latest left) whose rules
-        are these and whose cards seen lie where `spec`'s do, under its generation."""
-        cdef int i, j, seat, bit, best = -1
-        cdef int owner[MAX_BITS]  # spec's: who holds each card, or played it to the trick
-        cdef bint fits
+    cdef void _spec_owners(self, dict spec, int* owner) except *:
+        """Who holds each card of `spec`'s position, or played it to the trick (-1: not in play)."""
+        cdef int i, seat, bit
         for bit in range(MAX_BITS):
             owner[bit] = -1
         for seat in range(self.tables.n_players):
             for bit in spec["hands"][seat]:
                 owner[bit] = seat
-        for j, bit in enumerate(spec["trick"]):
-            owner[bit] = (spec["leader"] + j) % self.tables.n_players
+        for i, bit in enumerate(spec["trick"]):  # played by the leader and the seats after
+            owner[bit] = (spec["leader"] + i) % self.tables.n_players
+
+    cdef bint _resume(self, int* owner) except *:
+        """On a new generation: take up the parked deal (the latest left) whose rules
+        are these and whose cards seen lie where the position's do (`owner`, by
+        _spec_owners), under its generation."""
+        cdef int i, best = -1
         for i in range(PARKED_DEALS):
             if not self.parked_when[i] or (best >= 0 and self.parked_when[i] < self.parked_when[best]):
                 continue
-            if self.parked_signature[i] != self.signature:
-                continue
-            fits = True
-            for bit in range(MAX_BITS):
-                if owner[bit] >= 0 and self.parked_owner[i][bit] >= 0 and self.parked_owner[i][bit] != owner[bit]:
-                    fits = False
-                    break
-            if fits:
+            if self.parked_signature[i] == self.signature and owners_agree(self.parked_owner[i], owner):
                 best = i
         if best < 0:
             return False
@@ -2521,6 +2528,7 @@ cdef class Engine:
         cdef int64_t move_nodes[64]
         cdef int64_t move_passes[64]
         cdef int guesses[64]
+        cdef int owner[MAX_BITS]  # the position's cards by seat (_spec_owners)
         cdef bint maximising
         cdef uint64_t legal, searched = 0, root_in_play
         self._load(spec)
@@ -2672,7 +2680,8 @@ cdef class Engine:
                     line_scores[i] = c.s.scores[i]
         if horizon > 0:
             self._new_generation()  # the estimates' entries must not serve a later search
-            self._resume(spec)  # the deal's own entries do
+            self._spec_owners(spec, owner)
+            self._resume(owner)  # the deal's own entries do
         result_values = {}
         best_moves = []
         worse_bounds = {}
@@ -3115,7 +3124,7 @@ cdef class Engine:
 
     cdef void _load_state(self, State* s, dict spec) except *:
         cdef int i, seat, bit
-        cdef bint conflict = False
+        cdef int owner[MAX_BITS]
         cdef Undo u
         cdef Ctx tmp
         memset(s, 0, sizeof(State))
@@ -3123,16 +3132,12 @@ cdef class Engine:
         for seat in range(self.tables.n_players):
             for bit in hands[seat]:
                 s.hands[seat] |= <uint64_t>1 << bit
-                if self.owner[bit] >= 0 and self.owner[bit] != seat:
-                    conflict = True
-        for i, bit in enumerate(spec["trick"]):  # played by the leader and the seats after
-            if self.owner[bit] >= 0 and self.owner[bit] != (spec["leader"] + i) % self.tables.n_players:
-                conflict = True
-        if conflict:  # another deal: the table's entries would lie
+        self._spec_owners(spec, owner)
+        if not owners_agree(self.owner, owner):  # another deal: the table's entries would lie
             self._park()
             self._new_generation()
         if self.generation_unused:
-            self._resume(spec)
+            self._resume(owner)
         self.generation_unused = False
         for seat in range(self.tables.n_players):
             for bit in hands[seat]:
