@@ -110,7 +110,7 @@ class Pacer:
     yardstick's belote deals in turn, one a request: the machine's speed of the moment."""
 
     CHILD = (
-        "import sys, statistics\n"
+        "import sys\n"
         "from benchmarks.deals import deals\n"
         "from benchmarks.vs_colver import colver_env, colver_values\n"
         "pool = deals('belote', int(sys.argv[1]))\n"

@@ -159,7 +159,7 @@ class EngineSlot:
     def searches(self, cards: SeatCards | None) -> None:
         """Note the position the engine is about to search."""
         self.used = True
-        self.deals = [seen for seen in self.deals if seen is None or not _same_deal(seen, cards)]
+        self.deals = [seen for seen in self.deals if not _same_deal(seen, cards)]  # None: never the same
         self.deals = (self.deals + [cards])[-DEALS_KEPT:]
 
 
