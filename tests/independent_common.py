@@ -1,0 +1,222 @@
+"""Shared scaffolding for the independent rule checks (test_independent_*.py).
+
+Nothing here comes from plis's own code: the trick mechanics, the plain minimax and the
+position builder are written from RULES.md and FORMAT.md alone, so that the game modules
+can hold plis's ``legal_moves()`` and ``analyse`` against a second implementation.
+plis is used only through its public API (``Position``, ``analyse``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver import GAMES, OptionError, Position, PositionError, analyse
+
+SUITS = "CSHD"  # canonical suit order (RULES.md, "Common notation")
+
+
+def deck(ranks: str) -> list[str]:
+    """Every card of the given ranks, suit then rank."""
+    return [s + r for s in SUITS for r in ranks]
+
+
+@dataclass(frozen=True)
+class State:
+    """A position as FORMAT.md's hands form has it: per-side `scored` and `tricks`."""
+
+    hands: tuple[tuple[str, ...], ...]
+    trick: tuple[str, ...]
+    leader: int
+    scored: tuple[int, ...]
+    tricks: tuple[int, ...]
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % len(self.hands)
+
+    @property
+    def over(self) -> bool:
+        return not self.trick and not any(self.hands)
+
+    @property
+    def cards_left(self) -> int:
+        """Cards in the largest hand: the tricks still to be completed, the current one included."""
+        return max(len(h) for h in self.hands)
+
+
+class TrickGame:
+    """The rules a game module supplies; trick mechanics common to all are here."""
+
+    game: str = ""
+    n: int = 4
+    last_bonus: int = 0  # last trick
+    per_trick: int = 0  # points for each trick taken (Bassadewitz `old`)
+
+    def side(self, seat: int) -> int:
+        return seat
+
+    @property
+    def n_sides(self) -> int:
+        return self.n
+
+    def legal(self, hand: Sequence[str], trick: Sequence[str]) -> list[str]:
+        raise NotImplementedError
+
+    def winner_index(self, trick: Sequence[str]) -> int:
+        """Index, in the trick, of the card that wins it."""
+        raise NotImplementedError
+
+    def card_points(self, card: str) -> int:
+        raise NotImplementedError
+
+    def header(self) -> dict[str, Any]:
+        """game, options, trump, taker: what FORMAT.md needs besides the cards."""
+        raise NotImplementedError
+
+    def start(self, hands: Sequence[Sequence[str]], scored: Sequence[int] | None = None) -> State:
+        return State(tuple(tuple(h) for h in hands), (), 0, tuple(scored or [0] * self.n_sides), (0,) * self.n_sides)
+
+    def play(self, st: State, card: str) -> State:
+        seat = st.to_move
+        hands = list(st.hands)
+        hand = list(hands[seat])
+        hand.remove(card)
+        hands[seat] = tuple(hand)
+        trick = st.trick + (card,)
+        if len(trick) < self.n:
+            return State(tuple(hands), trick, st.leader, st.scored, st.tricks)
+        w = (st.leader + self.winner_index(trick)) % self.n
+        pts = sum(self.card_points(c) for c in trick) + self.per_trick
+        if not any(hands):
+            pts += self.last_bonus
+        scored = list(st.scored)
+        tricks = list(st.tricks)
+        scored[self.side(w)] += pts
+        tricks[self.side(w)] += 1
+        return State(tuple(hands), (), w, tuple(scored), tuple(tricks))
+
+    def moves(self, st: State) -> list[str]:
+        return self.legal(st.hands[st.to_move], st.trick)
+
+
+def minimax(g: TrickGame, st: State, me: int, leaf: Callable[[State], int]) -> int:
+    """Plain minimax to the end of the deal: side `me` maximises `leaf`, every other side minimises it.
+
+    In the individual games every seat is its own side, so this is the paranoid search
+    RULES.md asks for (the seat to move against a coalition of all others).
+    """
+    if st.over:
+        return leaf(st)
+    vals = [minimax(g, g.play(st, c), me, leaf) for c in g.moves(st)]
+    return max(vals) if g.side(st.to_move) == me else min(vals)
+
+
+def move_values(g: TrickGame, st: State, leaf: Callable[[State], int]) -> dict[str, int]:
+    """The value of every legal move, for the side of the seat to move (as FORMAT.md's `moves`)."""
+    me = g.side(st.to_move)
+    return {c: minimax(g, g.play(st, c), me, leaf) for c in g.moves(st)}
+
+
+def position_dict(g: TrickGame, st: State) -> dict[str, Any]:
+    """FORMAT.md's hands form of a state."""
+    d = g.header()
+    d.update(
+        hands=[" ".join(h) for h in st.hands],
+        trick=list(st.trick),
+        leader=st.leader,
+        scored=list(st.scored),
+        tricks=list(st.tricks),
+    )
+    return d
+
+
+def deal_dict(g: TrickGame, deal: Sequence[Sequence[str]], played: Sequence[str]) -> dict[str, Any]:
+    """FORMAT.md's deal + played form: plis then works out the bonuses fixed before play itself."""
+    d = g.header()
+    d.update(deal=[" ".join(h) for h in deal], played=list(played))
+    return d
+
+
+def plis_legal(pos: Position) -> list[str]:
+    return sorted(str(c) for c in pos.legal_moves())
+
+
+def plis_moves(d: dict[str, Any], objective: str) -> tuple[dict[str, Any], Any]:
+    """plis's value of every legal move, and of the position."""
+    r = analyse(Position.from_dict(d), objective=objective)
+    assert r.exact
+    return {m.move: m.value for m in r.moves}, r.value
+
+
+def random_deal(rng: random.Random, cards: Sequence[str], n: int, size: int) -> list[list[str]]:
+    """`n` hands of `size` cards from a shuffled pack; the rest stay out of play."""
+    pack = list(cards)
+    rng.shuffle(pack)
+    return [pack[i * size : (i + 1) * size] for i in range(n)]
+
+
+def playout(g: TrickGame, st: State, rng: random.Random) -> list[tuple[State, str]]:
+    """Random legal play to the end: every state met, with the card then played."""
+    path = []
+    while not st.over:
+        card = rng.choice(g.moves(st))
+        path.append((st, card))
+        st = g.play(st, card)
+    path.append((st, ""))
+    return path
+
+
+@dataclass
+class Tally:
+    """What a module compared, kept so that a coverage test can see the interesting cases came up."""
+
+    legal_checks: int = 0
+    positions: int = 0
+    moves: int = 0
+    deals: int = 0
+
+    def __post_init__(self) -> None:
+        self.cases: dict[str, int] = {}
+
+    def case(self, name: str) -> None:
+        self.cases[name] = self.cases.get(name, 0) + 1
+
+
+def check_options(game: str, valid: dict[str, Any], listed: dict[str, tuple[Any, ...]], bad: list[dict[str, Any]]) -> None:
+    """RULES.md's options for a game: defaults (the first value listed) when left out, values, and errors.
+
+    "Options are per game: an option the game does not have, or a value it does not list,
+    is an error, never ignored."
+    """
+    assert Position.from_dict(valid).to_dict()["options"] == {k: v[0] for k, v in listed.items()}
+    assert {o.name: tuple(o.values or ()) for o in GAMES[game].OPTIONS} == listed
+    for options in bad:
+        try:
+            Position.from_dict({**valid, "options": options})
+        except (OptionError, PositionError):
+            continue
+        raise AssertionError(f"accepted {game} options {options}")
+
+
+def check_playout(
+    g: TrickGame,
+    deal: Sequence[Sequence[str]],
+    path: list[tuple[State, str]],
+    tally: Tally,
+    each: Callable[[State], None] | None = None,
+) -> None:
+    """At every card of `path` (a playout of `deal`), plis's legal cards and the `scored` and
+    `tricks` it keeps (bonuses fixed before play worked out by plis) against ours."""
+    pos = Position.from_dict(deal_dict(g, deal, []))
+    for st, card in path[:-1]:
+        assert plis_legal(pos) == g.moves(st), position_dict(g, st)
+        kept = pos.to_dict()
+        assert (kept["scored"], kept["tricks"]) == (list(st.scored), list(st.tricks)), position_dict(g, st)
+        if each is not None:
+            each(st)
+        tally.legal_checks += 1
+        pos = pos.play(card)
+    tally.deals += 1
