@@ -1,9 +1,11 @@
 """Shared scaffolding for the independent rule checks (test_independent_*.py).
 
-Nothing here comes from plis's own code: the trick mechanics, the plain minimax and the
+Nothing here comes from plis's own code: the trick mechanics (with the trick winner of
+the games that have a trump suit, from each game's rankings), the plain minimax and the
 position builder are written from RULES.md and FORMAT.md alone, so that the game modules
 can hold plis's ``legal_moves()`` and ``analyse`` against a second implementation.
-plis is used only through its public API (``Position``, ``analyse``).
+plis is used only through its public API (``Position``, ``analyse``). The four-player team
+games build on this in independent_teams.py.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ class TrickGame:
     n: int = 4
     last_bonus: int = 0  # last trick
     per_trick: int = 0  # points for each trick taken (Bassadewitz `old`)
+    # the trump suit and the trick rankings, strongest first, of games with one (all but Bassadewitz)
+    trump: str | None = None
+    trump_order: str = ""
+    plain_order: str = ""
 
     def side(self, seat: int) -> int:
         return seat
@@ -65,15 +71,35 @@ class TrickGame:
     def legal(self, hand: Sequence[str], trick: Sequence[str]) -> list[str]:
         raise NotImplementedError
 
+    def strength(self, card: str) -> int:
+        """Trick strength: any trump above any other card; within a suit, its ranking."""
+        if card[0] == self.trump:
+            return 100 - self.trump_order.index(card[1])
+        return 10 - self.plain_order.index(card[1])
+
     def winner_index(self, trick: Sequence[str]) -> int:
-        """Index, in the trick, of the card that wins it."""
-        raise NotImplementedError
+        """Index, in the trick, of the card that wins it: the highest trump if any trump was played,
+        else the highest card of the suit led."""
+        led = trick[0][0]
+        best = 0
+        for i, c in enumerate(trick):
+            if c[0] in (led, self.trump) and self.strength(c) > self.strength(trick[best]):
+                best = i
+        return best
 
     def card_points(self, card: str) -> int:
         raise NotImplementedError
 
+    def trick_bonus(self, trick: Sequence[str]) -> int:
+        """Points a trick brings besides its cards' (and the last trick's): Bassadewitz `old`'s 1, Klaverjas's roem."""
+        return self.per_trick
+
     def header(self) -> dict[str, Any]:
         """game, options, trump, taker: what FORMAT.md needs besides the cards."""
+        raise NotImplementedError
+
+    def final_value(self, final: State, me: int, objective: str) -> tuple[Any, tuple[int, ...]]:
+        """A finished deal's value for side `me` under `objective`, and its final `points`."""
         raise NotImplementedError
 
     def start(self, hands: Sequence[Sequence[str]], scored: Sequence[int] | None = None) -> State:
@@ -89,7 +115,7 @@ class TrickGame:
         if len(trick) < self.n:
             return State(tuple(hands), trick, st.leader, st.scored, st.tricks)
         w = (st.leader + self.winner_index(trick)) % self.n
-        pts = sum(self.card_points(c) for c in trick) + self.per_trick
+        pts = sum(self.card_points(c) for c in trick) + self.trick_bonus(trick)
         if not any(hands):
             pts += self.last_bonus
         scored = list(st.scored)
@@ -144,11 +170,13 @@ def plis_legal(pos: Position) -> list[str]:
     return sorted(str(c) for c in pos.legal_moves())
 
 
-def plis_moves(d: dict[str, Any], objective: str) -> tuple[dict[str, Any], Any]:
-    """plis's value of every legal move, and of the position."""
+def check_moves(d: dict[str, Any], objective: str, mine: dict[str, Any], best: Callable[..., Any] = max) -> None:
+    """plis's value of every legal move of position `d` under `objective`, and of the position
+    (the `best` of them), against ours (`mine`)."""
     r = analyse(Position.from_dict(d), objective=objective)
     assert r.exact
-    return {m.move: m.value for m in r.moves}, r.value
+    assert {m.move: m.value for m in r.moves} == mine, (objective, d)
+    assert r.value == best(mine.values()), (objective, d)
 
 
 def random_deal(rng: random.Random, cards: Sequence[str], n: int, size: int) -> list[list[str]]:
@@ -199,6 +227,30 @@ def check_options(game: str, valid: dict[str, Any], listed: dict[str, tuple[Any,
         except (OptionError, PositionError):
             continue
         raise AssertionError(f"accepted {game} options {options}")
+
+
+def check_last_trick(
+    g: TrickGame,
+    deal: Sequence[Sequence[str]],
+    path: list[tuple[State, str]],
+    rng: random.Random,
+    objectives: Sequence[str],
+    tally: Tally,
+) -> None:
+    """At the last trick every card is forced: plis's value and points, the position given both as
+    deal + played and in hands form, are the deal's final ones (`g.final_value`)."""
+    final = path[-1][0]
+    # the start of the last trick or a card into it
+    i = rng.choice([i for i, (st, _) in enumerate(path[:-1]) if st.cards_left == 1])
+    st = path[i][0]
+    me = g.side(st.to_move)
+    for objective in objectives:
+        value, points = g.final_value(final, me, objective)
+        for d in (deal_dict(g, deal, [c for _, c in path[:i]]), position_dict(g, st)):
+            r = analyse(Position.from_dict(d), objective=objective)
+            assert r.value == value, (objective, d)
+            assert r.points is not None and tuple(r.points) == points, (objective, d)
+            tally.positions += 1
 
 
 def check_playout(

@@ -37,14 +37,14 @@ from tests.independent_common import (
     State,
     Tally,
     TrickGame,
+    check_last_trick,
+    check_moves,
     check_options,
     check_playout,
-    deal_dict,
     deck,
     move_values,
     playout,
     plis_legal,
-    plis_moves,
     position_dict,
     random_deal,
 )
@@ -78,7 +78,7 @@ class Bassadewitz(TrickGame):
         follow = [c for c in hand if self.group(c) == self.group(trick[0])]
         return sorted(follow or hand)
 
-    def strength(self, card: str, lead: str) -> int:
+    def trick_strength(self, card: str, lead: str) -> int:
         if self.group(card) == "J":
             return 100 - SUITS.index(card[0])  # CJ > SJ > HJ > DJ, above every other card
         if self.group(card) == lead:
@@ -87,7 +87,7 @@ class Bassadewitz(TrickGame):
 
     def winner_index(self, trick: Sequence[str]) -> int:
         lead = self.group(trick[0])
-        return max(range(len(trick)), key=lambda i: self.strength(trick[i], lead))
+        return max(range(len(trick)), key=lambda i: self.trick_strength(trick[i], lead))
 
     def card_points(self, card: str) -> int:
         ace = 5 if self.scoring == "old" else 11
@@ -98,6 +98,11 @@ class Bassadewitz(TrickGame):
         if objective == "points":
             return lambda st: -st.scored[me]
         return lambda st: int(all(t == 0 for s, t in enumerate(st.tricks) if s != me))
+
+    def final_value(self, final: State, me: int, objective: str) -> tuple[int | bool, tuple[int, ...]]:
+        if objective == "points":
+            return final.scored[me], final.scored
+        return all(t == 0 for s, t in enumerate(final.tricks) if s != me), final.scored
 
     def values(self, st: State, objective: str) -> dict[str, int | bool]:
         raw = move_values(self, st, self.leaf(st.to_move, objective))
@@ -178,9 +183,7 @@ def check_endgame(g: Bassadewitz, st: State) -> None:
     d = position_dict(g, st)
     for objective in OBJECTIVES:
         mine = g.values(st, objective)
-        theirs, value = plis_moves(d, objective)
-        assert theirs == mine, (objective, d)
-        assert value == (min if objective == "points" else max)(mine.values()), (objective, d)
+        check_moves(d, objective, mine, min if objective == "points" else max)
         TALLY.positions += 1
         TALLY.moves += len(mine)
         if objective == "all_tricks":
@@ -190,21 +193,6 @@ def check_endgame(g: Bassadewitz, st: State) -> None:
                 TALLY.case("all_tricks turns on the move")
             if all(t == 0 for s, t in enumerate(st.tricks) if s != st.to_move) and not any(mine.values()):
                 TALLY.case("no trick lost yet, but cannot take every one")
-
-
-def check_last_trick(g: Bassadewitz, deal: list[list[str]], path: list[tuple[State, str]], rng: random.Random) -> None:
-    """At the last trick every card is forced: plis's value and points are the deal's final points."""
-    final = path[-1][0]
-    i = rng.choice([i for i, (st, _) in enumerate(path[:-1]) if st.cards_left == 1])
-    st = path[i][0]
-    me = st.to_move
-    for objective in OBJECTIVES:
-        want = final.scored[me] if objective == "points" else all(t == 0 for s, t in enumerate(final.tricks) if s != me)
-        for d in (deal_dict(g, deal, [c for _, c in path[:i]]), position_dict(g, st)):
-            r = analyse(Position.from_dict(d), objective=objective)
-            assert r.value == want, (objective, d)
-            assert r.points is not None and tuple(r.points) == final.scored, (objective, d)
-            TALLY.positions += 1
 
 
 @pytest.mark.parametrize(("jacks", "scoring"), COMBOS)
@@ -225,7 +213,7 @@ def test_random_deals(jacks: str, scoring: str) -> None:
         for st in [st for st in late if not st.trick]:
             check_endgame(g, swept(st))
             check_endgame(g, strong_leader(g, st))
-        check_last_trick(g, deal, path, rng)
+        check_last_trick(g, deal, path, rng, OBJECTIVES, TALLY)
     for st in sweep_choices(g, rng, 4):
         check_endgame(g, st)
     for case in ("can take every trick", "all_tricks turns on the move", "no trick lost yet, but cannot take every one"):

@@ -30,20 +30,23 @@ Belote has no options; what is checked, for every trump suit:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from solver import OptionError, Position, PositionError, analyse
+from tests.independent_common import SUITS, State, deal_dict, deck, plis_legal, position_dict
+from tests.independent_teams import TeamGame, check_endgames, choose, endgame_history, filler, play_along, stacked_hands, swept
 
 # ---------------------------------------------------------------------------
 # Independent rules (RULES.md, "Belote contrée card play": Klaverjas ranks and points)
 # ---------------------------------------------------------------------------
 
-SUITS = "CSHD"
 RANKS = "AKQJT987"
-DECK = [s + r for s in SUITS for r in RANKS]
+DECK = deck(RANKS)
 TRUMPS = ("C", "S", "H", "D")
 OBJECTIVES = ("score", "raw")  # no contract settlement in Belote: `score` equals `raw`
 
@@ -57,77 +60,77 @@ BELOTE = 20
 TRICKS = 8
 
 
-class State(NamedTuple):
-    hands: tuple[tuple[str, ...], ...]
-    trick: tuple[str, ...]
-    leader: int
-    pts: tuple[int, int]  # `scored` so far: belote, card points, last trick
-    tricks: tuple[int, int]
+class Belote(TeamGame):
+    """A deal with `trump` (Belote has no options). Trick winner: the highest trump if any trump
+    was played, else the highest card of the suit led (TrickGame's, with the orders above)."""
 
+    game = "belote"
+    trump: str
+    cards = DECK
+    last_bonus = LAST_TRICK
+    sweep_bonus = CAPOT  # all 8 tricks
+    trump_order = TRUMP_ORDER
+    plain_order = PLAIN_ORDER
 
-def strength(card: str, trump: str) -> int:
-    """Trick strength: a trump above any other card; within a suit, its ranking."""
-    if card[0] == trump:
-        return 100 - TRUMP_ORDER.index(card[1])
-    return 10 - PLAIN_ORDER.index(card[1])
+    def __init__(self, trump: str) -> None:
+        self.trump = trump
 
+    def header(self) -> dict[str, Any]:
+        return {"game": "belote", "trump": self.trump}
 
-def card_points(card: str, trump: str) -> int:
-    return (TRUMP_POINTS if card[0] == trump else PLAIN_POINTS).get(card[1], 0)
+    def card_points(self, card: str) -> int:
+        return (TRUMP_POINTS if card[0] == self.trump else PLAIN_POINTS).get(card[1], 0)
 
+    def legal_cards(self, hand: Sequence[str], trick: Sequence[str], leader: int) -> set[str]:
+        if not trick:
+            return set(hand)
+        trump = self.trump
+        led = trick[0][0]
+        seat = (leader + len(trick)) % 4
+        follow = [c for c in hand if c[0] == led]
+        trumps = [c for c in hand if c[0] == trump]
+        on_trick = [self.strength(c) for c in trick if c[0] == trump]
+        # trumps that beat the highest trump on the trick (every trump when none lies there)
+        over = [c for c in trumps if not on_trick or self.strength(c) > max(on_trick)]
+        if follow:
+            # "Follow suit if you can; on a trump lead beat the highest trump if you can" (a partner's too)
+            return set(over) if led == trump and over else set(follow)
+        if (leader + self.winner_index(trick)) % 2 == seat % 2:
+            return set(hand)  # "if your partner is winning the trick, any card"
+        # "otherwise you must trump, beating the highest trump on the trick if you can;
+        # if you cannot beat it, any card" (no trump at all: any card too)
+        return set(over) if over else set(hand)
 
-def winner_index(trick: tuple[str, ...] | list[str], trump: str) -> int:
-    """The highest trump if any trump was played, else the highest card of the suit led."""
-    led = trick[0][0]
-    best = 0
-    for i, c in enumerate(trick):
-        if c[0] in (led, trump) and strength(c, trump) > strength(trick[best], trump):
-            best = i
-    return best
-
-
-def legal_cards(hand: tuple[str, ...] | list[str], trick: tuple[str, ...] | list[str], leader: int, trump: str) -> set[str]:
-    if not trick:
-        return set(hand)
-    led = trick[0][0]
-    seat = (leader + len(trick)) % 4
-    follow = [c for c in hand if c[0] == led]
-    trumps = [c for c in hand if c[0] == trump]
-    on_trick = [strength(c, trump) for c in trick if c[0] == trump]
-    # trumps that beat the highest trump on the trick (every trump when none lies there)
-    over = [c for c in trumps if not on_trick or strength(c, trump) > max(on_trick)]
-    if follow:
-        # "Follow suit if you can; on a trump lead beat the highest trump if you can" (a partner's too)
-        return set(over) if led == trump and over else set(follow)
-    if (leader + winner_index(trick, trump)) % 2 == seat % 2:
-        return set(hand)  # "if your partner is winning the trick, any card"
-    # "otherwise you must trump, beating the highest trump on the trick if you can;
-    # if you cannot beat it, any card" (no trump at all: any card too)
-    return set(over) if over else set(hand)
-
-
-def to_move(st: State) -> int:
-    return (st.leader + len(st.trick)) % 4
-
-
-def over(st: State) -> bool:
-    return not st.trick and not any(st.hands)
-
-
-def play(st: State, card: str, trump: str) -> State:
-    seat = to_move(st)
-    hands = list(st.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
-    trick = st.trick + (card,)
-    if len(trick) < 4:
-        return State(tuple(hands), trick, st.leader, st.pts, st.tricks)
-    winner = (st.leader + winner_index(trick, trump)) % 4
-    gain = sum(card_points(c, trump) for c in trick) + (LAST_TRICK if not any(hands) else 0)
-    pts = list(st.pts)
-    tricks = list(st.tricks)
-    pts[winner % 2] += gain
-    tricks[winner % 2] += 1
-    return State(tuple(hands), (), winner, (pts[0], pts[1]), (tricks[0], tricks[1]))
+    def situations(self, st: State) -> set[str]:
+        trump = self.trump
+        hand, trick = st.hands[st.to_move], st.trick
+        out = set()
+        if belote_side([hand], trump) is not None:
+            out.add("trump K and Q still in one hand")
+        if not trick:
+            return out
+        led = trick[0][0]
+        trumps = [self.strength(c) for c in hand if c[0] == trump]
+        on_trick = [self.strength(c) for c in trick if c[0] == trump]
+        top = max(on_trick, default=0)
+        if any(c[0] == led for c in hand):
+            if led == trump and any(t > top for t in trumps) and any(t < top for t in trumps):
+                out.add("trump lead: must beat, holding lower trumps too")
+            if led == trump and trumps and all(t < top for t in trumps):
+                out.add("trump lead: cannot beat, any trump")
+            return out
+        if not trumps:
+            return out
+        partner = (st.leader + self.winner_index(trick)) % 2 == st.to_move % 2
+        if partner:
+            out.add("void, partner winning, holding a trump: any card")
+        elif not on_trick:
+            out.add("void, opponent winning: must trump")
+        elif any(t > top for t in trumps):
+            out.add("void, opponent winning with a trump: must beat it")
+        else:
+            out.add("void, opponent's trump cannot be beaten: any card")
+        return out
 
 
 def belote_side(hands: Sequence[Sequence[str]], trump: str) -> int | None:
@@ -138,120 +141,13 @@ def belote_side(hands: Sequence[Sequence[str]], trump: str) -> int | None:
     return None
 
 
-def start(deal: list[list[str]], trump: str) -> State:
+def start(g: Belote, deal: list[list[str]]) -> State:
     """The start of a deal: the belote, fixed by the hands, is scored before play."""
     pts = [0, 0]
-    side = belote_side(deal, trump)
+    side = belote_side(deal, g.trump)
     if side is not None:
         pts[side] += BELOTE
-    return State(tuple(tuple(h) for h in deal), (), 0, (pts[0], pts[1]), (0, 0))
-
-
-def final_scores(st: State) -> tuple[int, int]:
-    """Final scores of a finished deal: what was scored, plus 90 for a team that took all 8 tricks."""
-    assert over(st)
-    pts = list(st.pts)
-    for side in (0, 1):
-        if st.tricks[side] == TRICKS:
-            pts[side] += CAPOT
-    return pts[0], pts[1]
-
-
-def kept_scores(st: State) -> tuple[int, int]:
-    """What `scored` should hold: the capot counts once the deal is over."""
-    return final_scores(st) if over(st) else st.pts
-
-
-def moves(st: State, trump: str) -> list[str]:
-    return sorted(legal_cards(st.hands[to_move(st)], st.trick, st.leader, trump), key=DECK.index)
-
-
-def minimax(st: State, trump: str, me: int) -> int:
-    """Plain minimax to the end of the deal: side `me`'s final score minus the other's."""
-    if over(st):
-        f = final_scores(st)
-        return f[me] - f[1 - me]
-    vals = [minimax(play(st, c, trump), trump, me) for c in moves(st, trump)]
-    return max(vals) if to_move(st) % 2 == me else min(vals)
-
-
-def move_values(st: State, trump: str) -> dict[str, int]:
-    me = to_move(st) % 2
-    return {c: minimax(play(st, c, trump), trump, me) for c in moves(st, trump)}
-
-
-# ---------------------------------------------------------------------------
-# Talking to plis (FORMAT.md)
-# ---------------------------------------------------------------------------
-
-
-def plis_dict(st: State, trump: str) -> dict[str, Any]:
-    return {
-        "game": "belote",
-        "trump": trump,
-        "hands": [" ".join(h) for h in st.hands],
-        "trick": list(st.trick),
-        "leader": st.leader,
-        "scored": list(st.pts),
-        "tricks": list(st.tricks),
-    }
-
-
-def deal_dict(deal: list[list[str]], played: list[str], trump: str) -> dict[str, Any]:
-    return {"game": "belote", "trump": trump, "deal": [" ".join(h) for h in deal], "played": list(played)}
-
-
-def plis_legal(pos: Position) -> set[str]:
-    return {str(c) for c in pos.legal_moves()}
-
-
-def check_values(st: State, trump: str) -> int:
-    """plis's value of every legal move (and of the position) against our minimax; returns moves compared."""
-    mine = move_values(st, trump)
-    d = plis_dict(st, trump)
-    assert plis_legal(Position.from_dict(d)) == set(mine), d
-    for objective in OBJECTIVES:
-        r = analyse(Position.from_dict(d), objective=objective)
-        assert r.exact
-        assert {m.move: m.value for m in r.moves} == mine, (objective, d)
-        assert r.value == max(mine.values()), (objective, d)
-    return len(mine)
-
-
-# ---------------------------------------------------------------------------
-# Situations worth counting (so that a test can see they came up)
-# ---------------------------------------------------------------------------
-
-
-def situations(st: State, trump: str) -> set[str]:
-    hand, trick = st.hands[to_move(st)], st.trick
-    out = set()
-    if belote_side([hand], trump) is not None:
-        out.add("trump K and Q still in one hand")
-    if not trick:
-        return out
-    led = trick[0][0]
-    trumps = [strength(c, trump) for c in hand if c[0] == trump]
-    on_trick = [strength(c, trump) for c in trick if c[0] == trump]
-    top = max(on_trick, default=0)
-    if any(c[0] == led for c in hand):
-        if led == trump and any(t > top for t in trumps) and any(t < top for t in trumps):
-            out.add("trump lead: must beat, holding lower trumps too")
-        if led == trump and trumps and all(t < top for t in trumps):
-            out.add("trump lead: cannot beat, any trump")
-        return out
-    if not trumps:
-        return out
-    partner = (st.leader + winner_index(trick, trump)) % 2 == to_move(st) % 2
-    if partner:
-        out.add("void, partner winning, holding a trump: any card")
-    elif not on_trick:
-        out.add("void, opponent winning: must trump")
-    elif any(t > top for t in trumps):
-        out.add("void, opponent winning with a trump: must beat it")
-    else:
-        out.add("void, opponent's trump cannot be beaten: any card")
-    return out
+    return g.start(deal, pts)
 
 
 # ---------------------------------------------------------------------------
@@ -272,60 +168,19 @@ def random_hands(rng: random.Random, trump: str, belote: bool) -> list[list[str]
     return [sorted(h, key=DECK.index) for h in hands]
 
 
-def stacked_hands(rng: random.Random, trump: str, side: int) -> list[list[str]]:
-    """Team `side` gets the 16 strongest cards (mostly): a capot is likely with greedy play."""
-    pack = sorted(DECK, key=lambda c: (strength(c, trump), rng.random()), reverse=True)
-    strong, weak = pack[:16], pack[16:]
-    for _ in range(rng.randint(0, 2)):  # a swap or two so that the capot is not certain
-        i, j = rng.randrange(16), rng.randrange(16)
-        strong[i], weak[j] = weak[j], strong[i]
-    rng.shuffle(strong)
-    rng.shuffle(weak)
-    hands: list[list[str]] = []
-    for seat in range(4):
-        src = strong if seat % 2 == side else weak
-        hands.append(sorted(src[:8], key=DECK.index))
-        del src[:8]
-    return hands
-
-
-def choose(rng: random.Random, st: State, trump: str, style: str, strong_side: int) -> str:
-    legal = moves(st, trump)
-    if style == "greedy" and to_move(st) % 2 == strong_side:
-        return max(legal, key=lambda c: strength(c, trump))
-    if style == "trumpy":
-        trumps = [c for c in legal if c[0] == trump]
-        if trumps and rng.random() < 0.7:
-            return rng.choice(trumps)
-    return rng.choice(legal)
-
-
 def playout(
-    rng: random.Random, trump: str, style: str, counts: dict[str, int] | None = None
+    g: Belote, rng: random.Random, style: str, counts: Counter[str] | None = None
 ) -> tuple[list[list[str]], list[State], list[str]]:
     """Deal and play a whole deal, plis alongside (deal + played form: it finds the belote itself).
 
     At every card plis's legal cards and kept `scored`/`tricks` must equal ours.
     """
     strong_side = rng.randrange(2)
-    deal = stacked_hands(rng, trump, strong_side) if style == "greedy" else random_hands(rng, trump, rng.random() < 0.6)
-    st = start(deal, trump)
-    pos = Position.from_dict(deal_dict(deal, [], trump))
-    assert (tuple(pos.to_dict()["scored"]), tuple(pos.to_dict()["tricks"])) == (st.pts, st.tricks), deal
-    states = [st]
-    played: list[str] = []
-    while not over(st):
-        assert plis_legal(pos) == set(moves(st, trump)), (plis_dict(st, trump), played)
-        if counts is not None:
-            for s in situations(st, trump):
-                counts[s] = counts.get(s, 0) + 1
-        card = choose(rng, st, trump, style, strong_side)
-        st = play(st, card, trump)
-        pos = pos.play(card)
-        played.append(card)
-        states.append(st)
-        kept = pos.to_dict()
-        assert (tuple(kept["scored"]), tuple(kept["tricks"])) == (kept_scores(st), st.tricks), (trump, deal, played)
+    deal = stacked_hands(g, rng, strong_side) if style == "greedy" else random_hands(rng, g.trump, rng.random() < 0.6)
+    st = start(g, deal)
+    pos = Position.from_dict(deal_dict(g, deal, []))
+    assert (tuple(pos.to_dict()["scored"]), tuple(pos.to_dict()["tricks"])) == (st.scored, st.tricks), deal
+    states, played = play_along(g, st, pos, lambda s: choose(g, rng, s, style, strong_side), counts)
     return deal, states, played
 
 
@@ -335,21 +190,6 @@ STYLES = ("random", "greedy", "trumpy")
 # ---------------------------------------------------------------------------
 # Hand-checked cases
 # ---------------------------------------------------------------------------
-
-
-def filler(leader: int, trick: list[str], hand: list[str]) -> State:
-    """A position around a hand-checked trick (hearts trump): the other seats get unused clubs and diamonds."""
-    spare = [c for c in DECK if c not in set(trick) | set(hand) and c[0] in "CD"]
-    seat = (leader + len(trick)) % 4
-    hands: list[tuple[str, ...]] = []
-    for s in range(4):
-        if s == seat:
-            hands.append(tuple(hand))
-            continue
-        n = len(hand) - 1 if (s - leader) % 4 < len(trick) else len(hand)
-        hands.append(tuple(spare[:n]))
-        spare = spare[n:]
-    return State(tuple(hands), tuple(trick), leader, (0, 0), (TRICKS - len(hand), 0))
 
 
 # Hearts trump. (leader, trick, hand of the seat to move, its legal cards by RULES.md)
@@ -380,45 +220,48 @@ HAND_CASES = [
 
 @pytest.mark.parametrize("leader,trick,hand,expected", HAND_CASES)
 def test_hand_checked_legal_cards(leader: int, trick: list[str], hand: list[str], expected: set[str]) -> None:
-    st = filler(leader, trick, hand)
-    assert legal_cards(hand, trick, leader, "H") == expected
-    assert plis_legal(Position.from_dict(plis_dict(st, "H"))) == expected
+    g = Belote("H")
+    st = filler(g, leader, trick, hand)
+    assert g.legal_cards(hand, trick, leader) == expected
+    assert plis_legal(Position.from_dict(position_dict(g, st))) == sorted(expected)
 
 
 def test_hand_checked_points_capot_belote() -> None:
     # "Klaverjas ranks and points, last trick 10": 152 in cards, 162 in all.
-    assert sum(card_points(c, "H") for c in DECK) + LAST_TRICK == 162
+    g = Belote("H")
+    assert sum(g.card_points(c) for c in DECK) + LAST_TRICK == 162
     # Last trick, hearts trump: HT (10) wins [HT SA HK C7] for seat 0: 10 + 11 + 4 + 0 + 10.
     st = State((("HT",), ("SA",), ("HK",), ("C7",)), (), 0, (0, 0), (4, 3))
-    r = analyse(plis_dict(st, "H"))
-    assert r.points == (35, 0) == final_scores(play(play(play(play(st, "HT", "H"), "SA", "H"), "HK", "H"), "C7", "H"))
+    r = analyse(position_dict(g, st))
+    assert r.points == (35, 0) == g.final(g.play(g.play(g.play(g.play(st, "HT"), "SA"), "HK"), "C7"))
     # "Capot: a team that takes all 8 tricks scores 252 instead of 162": team 0 took 7 tricks
     # (127 points) and takes the last (35): 162 + 90; team 1 keeps its belote (20).
     st = State((("HT",), ("SA",), ("HK",), ("C7",)), (), 0, (127, 20), (7, 0))
-    assert move_values(st, "H") == {"HT": 252 - 20}
-    r = analyse(plis_dict(st, "H"))
+    assert g.values(st) == {"HT": 252 - 20}
+    r = analyse(position_dict(g, st))
     assert r.value == 232 and r.points == (252, 20)
     # Team 1 took a trick before: no capot.
-    st = st._replace(tricks=(6, 1))
-    assert analyse(plis_dict(st, "H")).value == move_values(st, "H")["HT"] == 162 - 20
+    st = replace(st, tricks=(6, 1))
+    assert analyse(position_dict(g, st)).value == g.values(st)["HT"] == 162 - 20
 
 
 def test_hand_checked_belote() -> None:
     # "Belote (trump K and Q in one hand) 20 for that team", fixed before play: in deal form
     # plis scores it from the start; split between two hands, it is nobody's.
+    g = Belote("H")
     deal = [sorted(DECK[i * 8 : (i + 1) * 8], key=DECK.index) for i in range(4)]  # seat 2 holds all hearts
-    assert Position.from_dict(deal_dict(deal, [], "H")).to_dict()["scored"] == [20, 0]
-    assert Position.from_dict(deal_dict(deal, [], "S")).to_dict()["scored"] == [0, 20]  # seat 1: spades
+    assert Position.from_dict(deal_dict(g, deal, [])).to_dict()["scored"] == [20, 0]
+    assert Position.from_dict(deal_dict(Belote("S"), deal, [])).to_dict()["scored"] == [0, 20]  # seat 1: spades
     # A `scored` given with a deal holds only "bonuses the solver cannot know" (FORMAT.md): the belote
     # comes on top of it.
-    assert Position.from_dict({**deal_dict(deal, [], "H"), "scored": [5, 7]}).to_dict()["scored"] == [25, 7]
+    assert Position.from_dict({**deal_dict(g, deal, []), "scored": [5, 7]}).to_dict()["scored"] == [25, 7]
     deal[0][0], deal[2][1] = deal[2][1], deal[0][0]  # CA for HK: hearts K and Q split between seats 0 and 2
-    assert Position.from_dict(deal_dict(deal, [], "H")).to_dict()["scored"] == [0, 0]
+    assert Position.from_dict(deal_dict(g, deal, [])).to_dict()["scored"] == [0, 0]
     # "In a position given by hands and `scored`, `scored` already includes them": playing the
     # K and Q from one hand adds nothing beyond their card points (4 + 3).
     st = State((("HK", "HQ"), ("S7", "S8"), ("C7", "C8"), ("D7", "D8")), (), 0, (20, 0), (6, 0))
-    assert move_values(st, "H") == {"HK": 20 + 7 + LAST_TRICK + CAPOT, "HQ": 20 + 7 + LAST_TRICK + CAPOT}
-    assert analyse(plis_dict(st, "H")).value == 20 + 7 + LAST_TRICK + CAPOT
+    assert g.values(st) == {"HK": 20 + 7 + LAST_TRICK + CAPOT, "HQ": 20 + 7 + LAST_TRICK + CAPOT}
+    assert analyse(position_dict(g, st)).value == 20 + 7 + LAST_TRICK + CAPOT
 
 
 def test_no_options() -> None:
@@ -439,10 +282,11 @@ def test_no_options() -> None:
 
 @pytest.mark.parametrize("trump", TRUMPS)
 def test_playouts_legal_cards_and_scores(trump: str) -> None:
+    g = Belote(trump)
     rng = random.Random("legal-" + trump)
-    counts: dict[str, int] = {}
+    counts: Counter[str] = Counter()
     for i in range(24):
-        playout(rng, trump, STYLES[i % 3], counts)
+        playout(g, rng, STYLES[i % 3], counts)
     for case in (
         "void, partner winning, holding a trump: any card",
         "void, opponent winning: must trump",
@@ -452,12 +296,13 @@ def test_playouts_legal_cards_and_scores(trump: str) -> None:
         assert counts.get(case, 0) > 0, counts
 
 
-def built_endgame(rng: random.Random, trump: str, left: int, kind: str) -> State:
+def built_endgame(g: Belote, rng: random.Random, left: int, kind: str) -> State:
     """A built endgame of `left` tricks from a trump-rich pool with few plain suits (voids).
 
     kind "ruff": a lead (plain or trump), then trump-happy play, stopping with 0 to 3 cards down.
     kind "belote": as "ruff", and one hand holds the trump K and Q (its team has the 20 in `scored`).
     """
+    trump = g.trump
     plains = [s for s in SUITS if s != trump]
     rng.shuffle(plains)
     while True:
@@ -473,29 +318,28 @@ def built_endgame(rng: random.Random, trump: str, left: int, kind: str) -> State
         side = belote_side(hands, trump)
         if kind == "belote" and side is None:
             continue
-        played = TRICKS - left
-        split = rng.randint(0, played)
-        out = sum(card_points(c, trump) for c in DECK if c not in pool)
-        pts = [out * split // played, out - out * split // played]
+        scored, tricks = endgame_history(g, rng, left, sum(g.card_points(c) for c in DECK if c not in pool))
+        pts = list(scored)
         if side is not None:
             pts[side] += BELOTE
-        st = State(tuple(tuple(h) for h in hands), (), rng.randrange(4), (pts[0], pts[1]), (split, played - split))
+        st = State(tuple(tuple(h) for h in hands), (), rng.randrange(4), (pts[0], pts[1]), tricks)
         plain_leads = [c for c in hands[st.leader] if c[0] != trump]
         if plain_leads and rng.random() < 0.7:  # a plain lead, so that voids and ruffs come up
-            st = play(st, rng.choice(plain_leads), trump)
+            st = g.play(st, rng.choice(plain_leads))
         down = rng.randint(len(st.trick), 3)
         while len(st.trick) < down:
-            st = play(st, choose(rng, st, trump, "trumpy", 0), trump)
+            st = g.play(st, choose(g, rng, st, "trumpy", 0))
         return st
 
 
-def void_endgame(rng: random.Random, trump: str, left: int, low: bool) -> State:
+def void_endgame(g: Belote, rng: random.Random, left: int, low: bool) -> State:
     """A plain suit led to a seat that has none of it but holds a trump; the seats between play trump-happy.
 
     Few cards of the suit led are left to the others, so that they ruff too: the mover then meets
     a partner or an opponent winning, with or without a trump it can beat. `low`: the mover
     gets the lowest trumps, which a ruff before it will likely beat.
     """
+    trump = g.trump
     led = rng.choice([s for s in SUITS if s != trump])
     leader = rng.randrange(4)
     seat = (leader + rng.randint(1, 3)) % 4
@@ -505,7 +349,7 @@ def void_endgame(rng: random.Random, trump: str, left: int, low: bool) -> State:
     spare_led = next(c for c in pack if c[0] == led and c != lead)
     trumps = [c for c in pack if c[0] == trump]
     if low:
-        trumps.sort(key=lambda c: strength(c, trump))
+        trumps.sort(key=g.strength)
     plain = [c for c in pack if c[0] not in (led, trump)]
     n = rng.randint(1, left)
     hands: list[list[str]] = [[], [], [], []]
@@ -516,51 +360,35 @@ def void_endgame(rng: random.Random, trump: str, left: int, low: bool) -> State:
     for s in range(4):
         while len(hands[s]) < left:
             hands[s].append(rest.pop())
-    played = TRICKS - left
-    split = rng.randint(0, played)
-    st = State(
-        tuple(tuple(sorted(h, key=DECK.index)) for h in hands),
-        (),
-        leader,
-        (8 * split, 8 * (played - split)),
-        (split, played - split),
-    )
-    st = play(st, lead, trump)
-    while to_move(st) != seat:
-        st = play(st, choose(rng, st, trump, "trumpy", 0), trump)
+    scored, tricks = endgame_history(g, rng, left, 8 * (TRICKS - left))  # 8 points a trick
+    st = State(tuple(tuple(sorted(h, key=DECK.index)) for h in hands), (), leader, scored, tricks)
+    st = g.play(st, lead)
+    while st.to_move != seat:
+        st = g.play(st, choose(g, rng, st, "trumpy", 0))
     return st
 
 
 def variants(rng: random.Random, st: State) -> list[State]:
     """The position with its own history, and with a team that took every trick so far (capot at stake)."""
-    played = st.tricks[0] + st.tricks[1]
     side = rng.randrange(2)
-    tricks = [0, 0]
-    tricks[side] = played
     pts = [0, 0]
-    pts[side] = st.pts[0] + st.pts[1] - rng.choice([0, 0, BELOTE])
-    pts[1 - side] = st.pts[0] + st.pts[1] - pts[side]  # the other team may hold the belote
-    return [st, st._replace(pts=(pts[0], pts[1]), tricks=(tricks[0], tricks[1]))]
+    pts[side] = st.scored[0] + st.scored[1] - rng.choice([0, 0, BELOTE])
+    pts[1 - side] = st.scored[0] + st.scored[1] - pts[side]  # the other team may hold the belote
+    return [st, swept(st, side, (pts[0], pts[1]))]
 
 
 @pytest.mark.parametrize("trump", TRUMPS)
 def test_endgame_values(trump: str) -> None:
+    g = Belote(trump)
     rng = random.Random("endgame-" + trump)
     bases: list[State] = []
     for i in range(12):
-        _, states, _ = playout(rng, trump, STYLES[i % 3])
+        _, states, _ = playout(g, rng, STYLES[i % 3])
         left = 2 if i % 2 == 0 else 3
         bases.append(states[32 - 4 * left + rng.choice([0, 0, 1, 2, 3])])
-    bases += [built_endgame(rng, trump, 2 + i % 2, ("ruff", "belote")[i % 4 // 2]) for i in range(24)]
-    bases += [void_endgame(rng, trump, 2 + i % 2, low=i % 3 == 0) for i in range(20)]
-    counts: dict[str, int] = {}
-    compared = 0
-    for base in bases:
-        for st in variants(rng, base):
-            for s in situations(st, trump):
-                counts[s] = counts.get(s, 0) + 1
-            compared += check_values(st, trump)
-    assert compared > 0
+    bases += [built_endgame(g, rng, 2 + i % 2, ("ruff", "belote")[i % 4 // 2]) for i in range(24)]
+    bases += [void_endgame(g, rng, 2 + i % 2, low=i % 3 == 0) for i in range(20)]
+    counts = check_endgames(g, (st for base in bases for st in variants(rng, base)), OBJECTIVES)
     assert counts.get("trump K and Q still in one hand", 0) > 0, counts
     # the void endgames put every branch of "If you cannot follow" at the root
     for case in (
@@ -574,19 +402,20 @@ def test_endgame_values(trump: str) -> None:
 
 @pytest.mark.parametrize("trump", TRUMPS)
 def test_complete_deal_scoring(trump: str) -> None:
+    g = Belote(trump)
     rng = random.Random("deal-" + trump)
     capots = 0
     for i in range(12):
-        deal, states, played = playout(rng, trump, STYLES[i % 3])
+        deal, states, played = playout(g, rng, STYLES[i % 3])
         end = states[-1]
-        final = final_scores(end)
+        final = g.final(end)
         side_b = belote_side(deal, trump)
         capot = TRICKS in end.tricks
         capots += capot
         assert sum(final) == 162 + (CAPOT if capot else 0) + (BELOTE if side_b is not None else 0)
         last = states[28]  # the last trick, nobody has played to it: every card forced
         side = last.leader % 2
-        for form in (deal_dict(deal, played[:28], trump), plis_dict(last, trump)):
+        for form in (deal_dict(g, deal, played[:28]), position_dict(g, last)):
             for objective in OBJECTIVES:
                 r = analyse(form, objective=objective)
                 assert r.value == final[side] - final[1 - side], (objective, form)

@@ -30,19 +30,23 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, NamedTuple
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from solver import OptionError, Position, PositionError, analyse
+from tests.independent_common import SUITS, State, deal_dict, deck, plis_legal, position_dict
+from tests.independent_teams import TeamGame, check_endgames, choose, endgame_history, filler, play_along, stacked_hands, swept
 
 # ---------------------------------------------------------------------------
 # Independent rules (RULES.md, "Jass, Schieber")
 # ---------------------------------------------------------------------------
 
-SUITS = "CSHD"
 RANKS = "AKQJT9876"
-DECK = [s + r for s in SUITS for r in RANKS]
+DECK = deck(RANKS)
 TRUMPS = ("C", "S", "H", "D", "obenabe", "undeufe")
 SUIT_TRUMPS = ("C", "S", "H", "D")
 MATCH_BONUSES = (100, 0, 37)
@@ -59,204 +63,88 @@ LAST_TRICK = 5
 TRICKS = 9
 
 
-class Config(NamedTuple):
-    trump: str
-    match_bonus: int = 100
-    buur_exception: bool = True
+class Jass(TeamGame):
+    """A deal's `mode` (FORMAT.md's `trump`: a suit, obenabe or undeufe) and options. Trick winner:
+    the highest trump if any trump was played, else the highest card of the suit led (TrickGame's,
+    with the orders above); the match bonus for all 9 tricks."""
 
+    game = "jass"
+    cards = DECK
+    last_bonus = LAST_TRICK
+    tricks_in_deal = TRICKS
+    trump_order = TRUMP_ORDER
 
-class State(NamedTuple):
-    hands: tuple[tuple[str, ...], ...]
-    trick: tuple[str, ...]
-    leader: int
-    pts: tuple[int, int]  # `scored` so far: Weis/Stöck given, card points, last trick
-    tricks: tuple[int, int]
+    def __init__(self, mode: str, match_bonus: int = 100, buur_exception: bool = True) -> None:
+        self.mode = mode
+        self.match_bonus = self.sweep_bonus = match_bonus
+        self.buur_exception = buur_exception
+        self.trump = mode if mode in SUIT_TRUMPS else None
+        self.plain_order = UNDEUFE_ORDER if mode == "undeufe" else PLAIN_ORDER
 
+    def header(self) -> dict[str, Any]:
+        return {
+            "game": "jass",
+            "options": {"match_bonus": self.match_bonus, "buur_exception": self.buur_exception},
+            "trump": self.mode,
+        }
 
-def trump_suit(cfg: Config) -> str | None:
-    return cfg.trump if cfg.trump in SUIT_TRUMPS else None
+    def card_points(self, card: str) -> int:
+        if card[0] == self.trump:
+            table = TRUMP_POINTS
+        elif self.mode == "obenabe":
+            table = OBENABE_POINTS
+        elif self.mode == "undeufe":
+            table = UNDEUFE_POINTS
+        else:
+            table = PLAIN_POINTS
+        return table.get(card[1], 0)
 
-
-def strength(card: str, cfg: Config) -> int:
-    """Trick strength: a trump above any other card; within a suit, its ranking."""
-    if card[0] == trump_suit(cfg):
-        return 100 - TRUMP_ORDER.index(card[1])
-    if cfg.trump == "undeufe":
-        return 10 - UNDEUFE_ORDER.index(card[1])
-    return 10 - PLAIN_ORDER.index(card[1])
-
-
-def card_points(card: str, cfg: Config) -> int:
-    if card[0] == trump_suit(cfg):
-        table = TRUMP_POINTS
-    elif cfg.trump == "obenabe":
-        table = OBENABE_POINTS
-    elif cfg.trump == "undeufe":
-        table = UNDEUFE_POINTS
-    else:
-        table = PLAIN_POINTS
-    return table.get(card[1], 0)
-
-
-def winner_index(trick: tuple[str, ...] | list[str], cfg: Config) -> int:
-    """The highest trump if any trump was played, else the highest card of the suit led."""
-    led = trick[0][0]
-    best = 0
-    for i, c in enumerate(trick):
-        if c[0] in (led, trump_suit(cfg)) and strength(c, cfg) > strength(trick[best], cfg):
-            best = i
-    return best
-
-
-def legal_cards(hand: tuple[str, ...] | list[str], trick: tuple[str, ...] | list[str], cfg: Config) -> set[str]:
-    if not trick:
-        return set(hand)
-    led = trick[0][0]
-    follow = [c for c in hand if c[0] == led]
-    trump = trump_suit(cfg)
-    if trump is None:
-        # obenabe / undeufe: "follow suit if you can, otherwise any card"
-        return set(follow or hand)
-    trumps = [c for c in hand if c[0] == trump]
-    if led == trump:
-        # "Trump led: play a trump if you hold one", except the Buur held alone
-        if not trumps or (cfg.buur_exception and trumps == [trump + "J"]):
+    def legal_cards(self, hand: Sequence[str], trick: Sequence[str], leader: int) -> set[str]:
+        if not trick:
             return set(hand)
-        return set(trumps)
-    # plain lead: follow or trump (trumping is allowed at any time); void: any card
-    allowed = set(follow) | set(trumps) if follow else set(hand)
-    if len(trumps) == len(hand):
-        return allowed  # "unless every card in your hand is a trump"
-    on_trick = [strength(c, cfg) for c in trick if c[0] == trump]
-    if on_trick:
-        # no trump lower than the *highest* trump on the trick
-        allowed -= {c for c in trumps if strength(c, cfg) < max(on_trick)}
-    return allowed
+        led = trick[0][0]
+        follow = [c for c in hand if c[0] == led]
+        trump = self.trump
+        if trump is None:
+            # obenabe / undeufe: "follow suit if you can, otherwise any card"
+            return set(follow or hand)
+        trumps = [c for c in hand if c[0] == trump]
+        if led == trump:
+            # "Trump led: play a trump if you hold one", except the Buur held alone
+            if not trumps or (self.buur_exception and trumps == [trump + "J"]):
+                return set(hand)
+            return set(trumps)
+        # plain lead: follow or trump (trumping is allowed at any time); void: any card
+        allowed = set(follow) | set(trumps) if follow else set(hand)
+        if len(trumps) == len(hand):
+            return allowed  # "unless every card in your hand is a trump"
+        on_trick = [self.strength(c) for c in trick if c[0] == trump]
+        if on_trick:
+            # no trump lower than the *highest* trump on the trick
+            allowed -= {c for c in trumps if self.strength(c) < max(on_trick)}
+        return allowed
 
-
-def to_move(st: State) -> int:
-    return (st.leader + len(st.trick)) % 4
-
-
-def over(st: State) -> bool:
-    return not st.trick and not any(st.hands)
-
-
-def play(st: State, card: str, cfg: Config) -> State:
-    seat = to_move(st)
-    hands = list(st.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
-    trick = st.trick + (card,)
-    if len(trick) < 4:
-        return State(tuple(hands), trick, st.leader, st.pts, st.tricks)
-    winner = (st.leader + winner_index(trick, cfg)) % 4
-    gain = sum(card_points(c, cfg) for c in trick) + (LAST_TRICK if not any(hands) else 0)
-    pts = list(st.pts)
-    tricks = list(st.tricks)
-    pts[winner % 2] += gain
-    tricks[winner % 2] += 1
-    return State(tuple(hands), (), winner, (pts[0], pts[1]), (tricks[0], tricks[1]))
-
-
-def final_scores(st: State, cfg: Config) -> tuple[int, int]:
-    """Final scores of a finished deal: what was scored plus the match bonus (all 9 tricks)."""
-    assert over(st)
-    pts = list(st.pts)
-    for side in (0, 1):
-        if st.tricks[side] == TRICKS:
-            pts[side] += cfg.match_bonus
-    return pts[0], pts[1]
-
-
-def kept_scores(st: State, cfg: Config) -> tuple[int, int]:
-    """What `scored` should hold: the match bonus counts once the deal is over."""
-    return final_scores(st, cfg) if over(st) else st.pts
-
-
-def moves(st: State, cfg: Config) -> list[str]:
-    return sorted(legal_cards(st.hands[to_move(st)], st.trick, cfg), key=DECK.index)
-
-
-def minimax(st: State, cfg: Config, me: int) -> int:
-    """Plain minimax to the end of the deal: side `me`'s final score minus the other's."""
-    if over(st):
-        f = final_scores(st, cfg)
-        return f[me] - f[1 - me]
-    vals = [minimax(play(st, c, cfg), cfg, me) for c in moves(st, cfg)]
-    return max(vals) if to_move(st) % 2 == me else min(vals)
-
-
-def move_values(st: State, cfg: Config) -> dict[str, int]:
-    me = to_move(st) % 2
-    return {c: minimax(play(st, c, cfg), cfg, me) for c in moves(st, cfg)}
-
-
-# ---------------------------------------------------------------------------
-# Talking to plis (FORMAT.md)
-# ---------------------------------------------------------------------------
-
-
-def header(cfg: Config) -> dict[str, Any]:
-    return {
-        "game": "jass",
-        "options": {"match_bonus": cfg.match_bonus, "buur_exception": cfg.buur_exception},
-        "trump": cfg.trump,
-    }
-
-
-def plis_dict(st: State, cfg: Config) -> dict[str, Any]:
-    return {
-        **header(cfg),
-        "hands": [" ".join(h) for h in st.hands],
-        "trick": list(st.trick),
-        "leader": st.leader,
-        "scored": list(st.pts),
-        "tricks": list(st.tricks),
-    }
-
-
-def plis_legal(pos: Position) -> set[str]:
-    return {str(c) for c in pos.legal_moves()}
-
-
-def check_values(st: State, cfg: Config) -> int:
-    """plis's value of every legal move (and of the position) against our minimax; returns moves compared."""
-    mine = move_values(st, cfg)
-    d = plis_dict(st, cfg)
-    assert plis_legal(Position.from_dict(d)) == set(mine), d
-    for objective in OBJECTIVES:
-        r = analyse(Position.from_dict(d), objective=objective)
-        assert r.exact
-        assert {m.move: m.value for m in r.moves} == mine, (objective, d)
-        assert r.value == max(mine.values()), (objective, d)
-    return len(mine)
-
-
-# ---------------------------------------------------------------------------
-# Situations worth counting (so that a test can see they came up)
-# ---------------------------------------------------------------------------
-
-
-def situations(hand: tuple[str, ...], trick: tuple[str, ...], cfg: Config) -> set[str]:
-    trump = trump_suit(cfg)
-    if not trick or trump is None:
-        return set()
-    out = set()
-    trumps = [c for c in hand if c[0] == trump]
-    if trick[0][0] == trump:
-        if trumps == [trump + "J"] and len(hand) > 1:
-            out.add("buur alone on a trump lead")
+    def situations(self, st: State) -> set[str]:
+        hand, trick = st.hands[st.to_move], st.trick
+        trump = self.trump
+        if not trick or trump is None:
+            return set()
+        out = set()
+        trumps = [c for c in hand if c[0] == trump]
+        if trick[0][0] == trump:
+            if trumps == [trump + "J"] and len(hand) > 1:
+                out.add("buur alone on a trump lead")
+            return out
+        on_trick = [self.strength(c) for c in trick if c[0] == trump]
+        if on_trick:
+            lower = [c for c in trumps if self.strength(c) < max(on_trick)]
+            if lower:
+                out.add("all trumps, lower than the trick's" if len(trumps) == len(hand) else "undertrump barred")
+            if len(on_trick) >= 2 and any(min(on_trick) < self.strength(c) < max(on_trick) for c in trumps):
+                out.add("trump between two trumps on the trick")
+        if trumps and any(c[0] == trick[0][0] for c in hand):
+            out.add("may trump while able to follow")
         return out
-    on_trick = [strength(c, cfg) for c in trick if c[0] == trump]
-    if on_trick:
-        lower = [c for c in trumps if strength(c, cfg) < max(on_trick)]
-        if lower:
-            out.add("all trumps, lower than the trick's" if len(trumps) == len(hand) else "undertrump barred")
-        if len(on_trick) >= 2 and any(min(on_trick) < strength(c, cfg) < max(on_trick) for c in trumps):
-            out.add("trump between two trumps on the trick")
-    if trumps and any(c[0] == trick[0][0] for c in hand):
-        out.add("may trump while able to follow")
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -270,10 +158,10 @@ def random_hands(rng: random.Random) -> list[list[str]]:
     return [sorted(pack[i * 9 : (i + 1) * 9], key=DECK.index) for i in range(4)]
 
 
-def voided_hands(rng: random.Random, cfg: Config) -> list[list[str]]:
+def voided_hands(rng: random.Random, g: Jass) -> list[list[str]]:
     """Random hands, then swaps that leave each seat void in one plain suit: ruffs and overruffs come up."""
     hands = random_hands(rng)
-    plains = [s for s in SUITS if s != trump_suit(cfg)]
+    plains = [s for s in SUITS if s != g.trump]
     void = [rng.choice(plains) for _ in range(4)]
     for seat in range(4):
         for i, c in enumerate(hands[seat]):
@@ -287,37 +175,8 @@ def voided_hands(rng: random.Random, cfg: Config) -> list[list[str]]:
     return [sorted(h, key=DECK.index) for h in hands]
 
 
-def stacked_hands(rng: random.Random, cfg: Config, side: int) -> list[list[str]]:
-    """Team `side` gets the 18 strongest cards (mostly): a match is likely with greedy play."""
-    pack = sorted(DECK, key=lambda c: (strength(c, cfg), rng.random()), reverse=True)
-    strong, weak = pack[:18], pack[18:]
-    # swap a card or two so that the match is not certain
-    for _ in range(rng.randint(0, 2)):
-        i, j = rng.randrange(18), rng.randrange(18)
-        strong[i], weak[j] = weak[j], strong[i]
-    rng.shuffle(strong)
-    rng.shuffle(weak)
-    hands: list[list[str]] = [[], [], [], []]
-    for seat in range(4):
-        src = strong if seat % 2 == side else weak
-        hands[seat] = sorted(src[:9], key=DECK.index)
-        del src[:9]
-    return hands
-
-
-def choose(rng: random.Random, st: State, cfg: Config, style: str, strong_side: int) -> str:
-    legal = moves(st, cfg)
-    if style == "greedy" and to_move(st) % 2 == strong_side:
-        return max(legal, key=lambda c: strength(c, cfg))
-    if style == "trumpy":
-        trumps = [c for c in legal if c[0] == trump_suit(cfg)]
-        if trumps and rng.random() < 0.7:
-            return rng.choice(trumps)
-    return rng.choice(legal)
-
-
 def playout(
-    rng: random.Random, cfg: Config, style: str, scored: tuple[int, int] = (0, 0), counts: dict[str, int] | None = None
+    g: Jass, rng: random.Random, style: str, scored: tuple[int, int] = (0, 0), counts: Counter[str] | None = None
 ) -> tuple[list[list[str]], list[State], list[str]]:
     """Deal and play a whole deal, plis alongside (deal + played form, Weis in `scored`).
 
@@ -325,37 +184,24 @@ def playout(
     """
     strong_side = rng.randrange(2)
     if style == "greedy":
-        deal = stacked_hands(rng, cfg, strong_side)
+        deal = stacked_hands(g, rng, strong_side)
     else:
-        deal = voided_hands(rng, cfg) if style == "trumpy" else random_hands(rng)
-    st = State(tuple(tuple(h) for h in deal), (), 0, scored, (0, 0))
-    d: dict[str, Any] = {**header(cfg), "deal": [" ".join(h) for h in deal], "played": []}
+        deal = voided_hands(rng, g) if style == "trumpy" else random_hands(rng)
+    d = deal_dict(g, deal, [])
     if scored != (0, 0):
         d["scored"] = list(scored)
-    pos = Position.from_dict(d)
-    states = [st]
-    played: list[str] = []
-    while not over(st):
-        assert plis_legal(pos) == set(moves(st, cfg)), (plis_dict(st, cfg), played)
-        if counts is not None:
-            for s in situations(st.hands[to_move(st)], st.trick, cfg):
-                counts[s] = counts.get(s, 0) + 1
-        card = choose(rng, st, cfg, style, strong_side)
-        st = play(st, card, cfg)
-        pos = pos.play(card)
-        played.append(card)
-        states.append(st)
-        kept = pos.to_dict()
-        assert (tuple(kept["scored"]), tuple(kept["tricks"])) == (kept_scores(st, cfg), st.tricks), (cfg, deal, played)
+    states, played = play_along(
+        g, g.start(deal, scored), Position.from_dict(d), lambda st: choose(g, rng, st, style, strong_side), counts
+    )
     return deal, states, played
 
 
-def all_configs() -> list[Config]:
-    return [Config(t, m, b) for t, m, b in itertools.product(TRUMPS, MATCH_BONUSES, (True, False))]
+def all_configs() -> list[Jass]:
+    return [Jass(t, m, b) for t, m, b in itertools.product(TRUMPS, MATCH_BONUSES, (True, False))]
 
 
-def config_id(cfg: Config) -> str:
-    return f"{cfg.trump}-match{cfg.match_bonus}-buur{int(cfg.buur_exception)}"
+def config_id(g: Jass) -> str:
+    return f"{g.mode}-match{g.match_bonus}-buur{int(g.buur_exception)}"
 
 
 CONFIGS = all_configs()
@@ -367,89 +213,74 @@ STYLES = ("random", "greedy", "trumpy")
 # ---------------------------------------------------------------------------
 
 
-def filler(leader: int, trick: list[str], hand: list[str], cfg: Config, other_suits: str = "CD") -> State:
-    """A position around a hand-checked trick: the other seats get unused cards of `other_suits`."""
-    spare = [c for c in DECK if c not in set(trick) | set(hand) and c[0] in other_suits]
-    seat = (leader + len(trick)) % 4
-    hands: list[tuple[str, ...]] = []
-    for s in range(4):
-        if s == seat:
-            hands.append(tuple(hand))
-            continue
-        n = len(hand) - 1 if (s - leader) % 4 < len(trick) else len(hand)
-        hands.append(tuple(spare[:n]))
-        spare = spare[n:]
-    return State(tuple(hands), tuple(trick), leader, (0, 0), (TRICKS - len(hand), 0))
-
-
 # (options, leader, trick, hand of the seat to move, its legal cards by RULES.md)
 HAND_CASES = [
     # "No undertrumping: once a trump lies on a plain-suit trick, you may not play a trump lower
     # than the highest trump there, unless every card in your hand is a trump." Spades led, H6
     # then HJ on it: H8 lies between them. jass-kit (lowest trump) would allow H8; RULES.md does not.
-    (Config("H"), 0, ["SA", "H6", "HJ"], ["H8", "C7", "D9"], {"C7", "D9"}),
+    (Jass("H"), 0, ["SA", "H6", "HJ"], ["H8", "C7", "D9"], {"C7", "D9"}),
     # Same trick; seat 3 can follow: "a card of that suit or a trump", but still no H8.
-    (Config("H"), 0, ["SA", "H6", "HJ"], ["H8", "S7"], {"S7"}),
+    (Jass("H"), 0, ["SA", "H6", "HJ"], ["H8", "S7"], {"S7"}),
     # Same trick; every card a trump: any of them, lower ones too (docs/rules-choices.md).
-    (Config("H"), 0, ["SA", "H6", "HJ"], ["H8", "H7"], {"H8", "H7"}),
+    (Jass("H"), 0, ["SA", "H6", "HJ"], ["H8", "H7"], {"H8", "H7"}),
     # One trump (H9) on the trick: HA is below the Nell (J 9 A ...), so barred; H J would beat it.
-    (Config("H"), 1, ["SK", "H9"], ["HA", "S6", "D7"], {"S6"}),
+    (Jass("H"), 1, ["SK", "H9"], ["HA", "S6", "D7"], {"S6"}),
     # "il peut en jouer un à tout moment": a spade or a trump, even holding spades; no trump on the trick.
-    (Config("H"), 0, ["SA"], ["S7", "H6", "D7"], {"S7", "H6"}),
+    (Jass("H"), 0, ["SA"], ["S7", "H6", "D7"], {"S7", "H6"}),
     # Trump led, the Buur alone: "a player whose only trump is the trump Jack may play any card".
-    (Config("H", buur_exception=True), 0, ["HA"], ["HJ", "S7", "D9"], {"HJ", "S7", "D9"}),
+    (Jass("H", buur_exception=True), 0, ["HA"], ["HJ", "S7", "D9"], {"HJ", "S7", "D9"}),
     # Without the option: "play a trump if you hold one".
-    (Config("H", buur_exception=False), 0, ["HA"], ["HJ", "S7", "D9"], {"HJ"}),
+    (Jass("H", buur_exception=False), 0, ["HA"], ["HJ", "S7", "D9"], {"HJ"}),
     # The Buur with another trump is not alone: a trump must be played either way.
-    (Config("H", buur_exception=True), 0, ["HA"], ["HJ", "H6", "D9"], {"HJ", "H6"}),
+    (Jass("H", buur_exception=True), 0, ["HA"], ["HJ", "H6", "D9"], {"HJ", "H6"}),
     # The exception is only for a trump lead (docs/rules-choices.md): on a plain lead, follow or trump.
-    (Config("H", buur_exception=True), 0, ["SA"], ["HJ", "S7", "D9"], {"HJ", "S7"}),
+    (Jass("H", buur_exception=True), 0, ["SA"], ["HJ", "S7", "D9"], {"HJ", "S7"}),
     # Obenabe / undeufe: "follow suit if you can, otherwise any card"; no trumps at all.
-    (Config("obenabe"), 0, ["SA", "HJ"], ["S7", "HA", "D9"], {"S7"}),
-    (Config("undeufe"), 0, ["SA"], ["HA", "D9"], {"HA", "D9"}),
+    (Jass("obenabe"), 0, ["SA", "HJ"], ["S7", "HA", "D9"], {"S7"}),
+    (Jass("undeufe"), 0, ["SA"], ["HA", "D9"], {"HA", "D9"}),
 ]
 
 
 @pytest.mark.parametrize("cfg,leader,trick,hand,expected", HAND_CASES)
-def test_hand_checked_legal_cards(cfg: Config, leader: int, trick: list[str], hand: list[str], expected: set[str]) -> None:
-    st = filler(leader, trick, hand, cfg)
-    assert legal_cards(hand, trick, cfg) == expected
-    assert plis_legal(Position.from_dict(plis_dict(st, cfg))) == expected
+def test_hand_checked_legal_cards(cfg: Jass, leader: int, trick: list[str], hand: list[str], expected: set[str]) -> None:
+    st = filler(cfg, leader, trick, hand)
+    assert cfg.legal_cards(hand, trick, leader) == expected
+    assert plis_legal(Position.from_dict(position_dict(cfg, st))) == sorted(expected)
 
 
 def test_hand_checked_points() -> None:
     # "Trump suit ... points J 20, 9 14, A 11, K 4, Q 3, T 10"; "Plain suits ... A 11, K 4, Q 3, J 2, T 10";
     # obenabe adds "8 8"; undeufe "6 11, K 4, Q 3, J 2, T 10, 8 8, A 0"; "Last trick +5, so 157 in all".
     for trump in TRUMPS:
-        assert sum(card_points(c, Config(trump)) for c in DECK) + LAST_TRICK == 157
+        assert sum(Jass(trump).card_points(c) for c in DECK) + LAST_TRICK == 157
     # Obenabe: SA wins [SA S7 S8 S9] (11 + 8 = 19); undeufe: S7 wins it, seat 1 (0 + 8 = 8); + 5 last trick.
     for trump, points in (("obenabe", [24, 0]), ("undeufe", [0, 13])):
-        cfg = Config(trump)
+        g = Jass(trump)
         st = State((("SA",), ("S7",), ("S8",), ("S9",)), (), 0, (0, 0), (4, 4))
         end = st
         for c in ("SA", "S7", "S8", "S9"):
-            end = play(end, c, cfg)
-        assert list(end.pts) == points
-        r = analyse(plis_dict(st, cfg))
+            end = g.play(end, c)
+        assert list(end.scored) == points
+        r = analyse(position_dict(g, st))
         assert r.points == tuple(points) and r.value == points[0] - points[1]
     # Hearts trump: H6 ruffs [SA H6 ST SK]: 11 + 0 + 10 + 4, + 5, to seat 1.
-    cfg = Config("H")
+    g = Jass("H")
     st = State((("SA",), ("H6",), ("ST",), ("SK",)), (), 0, (0, 0), (4, 4))
-    assert analyse(plis_dict(st, cfg)).points == (0, 30)
+    assert analyse(position_dict(g, st)).points == (0, 30)
 
 
 @pytest.mark.parametrize("match_bonus", MATCH_BONUSES)
 def test_hand_checked_match_bonus(match_bonus: int) -> None:
     # "a team that takes all 9 tricks adds it (257)": team 0 has 8 tricks and wins the last one
     # with HJ (20 + 5); the team's `scored` (137) plus 25 plus the bonus. Weis of 50 carried for team 1.
-    cfg = Config("H", match_bonus)
+    g = Jass("H", match_bonus)
     st = State((("HJ",), ("S7",), ("C7",), ("D7",)), (), 0, (137, 50), (8, 0))
-    assert move_values(st, cfg) == {"HJ": 162 + match_bonus - 50}
-    r = analyse(plis_dict(st, cfg))
+    assert g.values(st) == {"HJ": 162 + match_bonus - 50}
+    r = analyse(position_dict(g, st))
     assert r.value == 162 + match_bonus - 50 and r.points == (162 + match_bonus, 50)
     # Team 1 took a trick before: no match for anyone.
-    st = st._replace(tricks=(7, 1))
-    assert analyse(plis_dict(st, cfg)).value == move_values(st, cfg)["HJ"] == 162 - 50
+    st = replace(st, tricks=(7, 1))
+    assert analyse(position_dict(g, st)).value == g.values(st)["HJ"] == 162 - 50
 
 
 def test_hand_checked_weis_and_stoeck_only_in_scored() -> None:
@@ -457,7 +288,7 @@ def test_hand_checked_weis_and_stoeck_only_in_scored() -> None:
     # deal form "Weis and Stöck, which players choose to show, come in `scored`": seat 2 holds
     # the trump King and Queen (Stöck), yet plis scores nothing for them unless `scored` says so.
     deal = [" ".join(DECK[i * 9 : (i + 1) * 9]) for i in range(4)]  # seat 2 holds every heart
-    d: dict[str, Any] = {**header(Config("H")), "deal": deal, "played": []}
+    d: dict[str, Any] = {**Jass("H").header(), "deal": deal, "played": []}
     assert Position.from_dict(d).to_dict()["scored"] == [0, 0]
     assert Position.from_dict({**d, "scored": [20, 50]}).to_dict()["scored"] == [20, 50]
 
@@ -476,25 +307,25 @@ def test_options_as_rules_md() -> None:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
-def test_playouts_legal_cards_and_scores(cfg: Config) -> None:
-    rng = random.Random("legal-" + config_id(cfg))
-    counts: dict[str, int] = {}
+@pytest.mark.parametrize("g", CONFIGS, ids=config_id)
+def test_playouts_legal_cards_and_scores(g: Jass) -> None:
+    rng = random.Random("legal-" + config_id(g))
+    counts: Counter[str] = Counter()
     for style in STYLES + ("trumpy",):
         scored = (rng.choice([0, 20, 50]), rng.choice([0, 20, 100]))  # Weis / Stöck carried
-        playout(rng, cfg, style, scored, counts)
-    if trump_suit(cfg):
+        playout(g, rng, style, scored, counts)
+    if g.trump:
         # undertrumping comes up about once a trump-happy deal; test_endgame_values makes sure of it
         assert counts.get("may trump while able to follow", 0) > 0, counts
 
 
-def trump_rich_endgame(rng: random.Random, cfg: Config, left: int, kind: str) -> State:
+def trump_rich_endgame(g: Jass, rng: random.Random, left: int, kind: str) -> State:
     """A built endgame of `left` tricks where the trump rules bite.
 
     kind "buur": a seat holds the Buur as its only trump and a trump has been led to it.
     kind "ruff": a plain suit led, then trump-happy play, stopping with one to three cards down.
     """
-    trump = trump_suit(cfg)
+    trump = g.trump
     assert trump is not None
     plains = [s for s in SUITS if s != trump]
     rng.shuffle(plains)
@@ -529,27 +360,24 @@ def trump_rich_endgame(rng: random.Random, cfg: Config, left: int, kind: str) ->
             lead = [c for c in hands[leader] if c[0] != trump]
         if not lead:
             continue
-        played = TRICKS - left
-        split = rng.randint(0, played)
-        out = sum(card_points(c, cfg) for c in DECK if c not in pool)
-        pts = (out * split // played, out - out * split // played)
-        st = State(tuple(tuple(sorted(h, key=DECK.index)) for h in hands), (), leader, pts, (split, played - split))
-        st = play(st, rng.choice(lead), cfg)
+        scored, tricks = endgame_history(g, rng, left, sum(g.card_points(c) for c in DECK if c not in pool))
+        st = State(tuple(tuple(sorted(h, key=DECK.index)) for h in hands), (), leader, scored, tricks)
+        st = g.play(st, rng.choice(lead))
         down = (seat - leader) % 4 if kind == "buur" else rng.randint(1, 3)
         while len(st.trick) < down:
-            st = play(st, choose(rng, st, cfg, "trumpy", 0), cfg)
+            st = g.play(st, choose(g, rng, st, "trumpy", 0))
         return st
 
 
-def between_endgame(rng: random.Random, cfg: Config, left: int, mixed: bool) -> State:
+def between_endgame(g: Jass, rng: random.Random, left: int, mixed: bool) -> State:
     """A plain suit led, then a low and a high trump; the seat to move holds a trump between them.
 
     Only here do RULES.md (no trump below the highest) and jass-kit (below the lowest) differ.
     `mixed`: the seat to move also holds a card that is not a trump (else its hand is random).
     """
-    trump = trump_suit(cfg)
+    trump = g.trump
     assert trump is not None
-    low, mid, high = sorted((trump + r for r in rng.sample(TRUMP_ORDER, 3)), key=lambda c: strength(c, cfg))
+    low, mid, high = sorted((trump + r for r in rng.sample(TRUMP_ORDER, 3)), key=g.strength)
     led = rng.choice([s for s in SUITS if s != trump])
     rest = [c for c in DECK if c not in (low, mid, high) and c[0] in (trump, led, rng.choice(SUITS))]
     rng.shuffle(rest)
@@ -563,79 +391,57 @@ def between_endgame(rng: random.Random, cfg: Config, left: int, mixed: bool) -> 
     hands: list[list[str]] = [[], [], [], []]
     for k, first in enumerate((lead, low, high, mid)):
         hands[(leader + k) % 4] = [first] + rest[k * (left - 1) : (k + 1) * (left - 1)]
-    played = TRICKS - left
-    split = rng.randint(0, played)
-    st = State(
-        tuple(tuple(sorted(h, key=DECK.index)) for h in hands),
-        (),
-        leader,
-        (10 * split, 10 * (played - split)),
-        (split, played - split),
-    )
+    scored, tricks = endgame_history(g, rng, left, 10 * (TRICKS - left))  # 10 points a trick
+    st = State(tuple(tuple(sorted(h, key=DECK.index)) for h in hands), (), leader, scored, tricks)
     for card in (lead, low, high):
-        st = play(st, card, cfg)
+        st = g.play(st, card)
     return st
 
 
 def variants(rng: random.Random, st: State) -> list[State]:
     """The position with its own history, with a team that took every trick so far, and with Weis carried."""
-    played = st.tricks[0] + st.tricks[1]
     side = rng.randrange(2)
-    tricks = [0, 0]
-    tricks[side] = played
     pts = [0, 0]
-    pts[side] = st.pts[0] + st.pts[1]
+    pts[side] = st.scored[0] + st.scored[1]
     pts[1 - side] = rng.choice([0, 0, 20, 50])  # Weis of the other team: no trick needed for it
-    weis = (st.pts[0] + rng.choice([0, 20, 100, 150]), st.pts[1] + rng.choice([0, 20, 50]))
-    return [st, st._replace(pts=(pts[0], pts[1]), tricks=(tricks[0], tricks[1])), st._replace(pts=weis)]
+    weis = (st.scored[0] + rng.choice([0, 20, 100, 150]), st.scored[1] + rng.choice([0, 20, 50]))
+    return [st, swept(st, side, (pts[0], pts[1])), replace(st, scored=weis)]
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
-def test_endgame_values(cfg: Config) -> None:
-    rng = random.Random("endgame-" + config_id(cfg))
+@pytest.mark.parametrize("g", CONFIGS, ids=config_id)
+def test_endgame_values(g: Jass) -> None:
+    rng = random.Random("endgame-" + config_id(g))
     bases: list[State] = []
     for i, style in enumerate(STYLES):
-        _, states, _ = playout(rng, cfg, style)
+        _, states, _ = playout(g, rng, style)
         left = 2 if i % 2 == 0 else 3
         bases.append(states[36 - 4 * left + rng.choice([0, 0, 1, 2, 3])])
-    if trump_suit(cfg):
-        bases += [trump_rich_endgame(rng, cfg, 2 + i % 2, kind) for i, kind in enumerate(("buur", "ruff", "ruff", "buur"))]
-        bases += [between_endgame(rng, cfg, 2 + i % 2, mixed=i < 2) for i in range(3)]
-    counts: dict[str, int] = {}
-    compared = 0
-    for base in bases:
-        for st in variants(rng, base):
-            for s in situations(st.hands[to_move(st)], st.trick, cfg):
-                counts[s] = counts.get(s, 0) + 1
-            compared += check_values(st, cfg)
-    assert compared > 0
-    if trump_suit(cfg):
+    if g.trump:
+        bases += [trump_rich_endgame(g, rng, 2 + i % 2, kind) for i, kind in enumerate(("buur", "ruff", "ruff", "buur"))]
+        bases += [between_endgame(g, rng, 2 + i % 2, mixed=i < 2) for i in range(3)]
+    counts = check_endgames(g, (st for base in bases for st in variants(rng, base)), OBJECTIVES)
+    if g.trump:
         # the built endgames put these at the root, where plis's legal cards are compared
         for case in ("buur alone on a trump lead", "trump between two trumps on the trick", "undertrump barred"):
             assert counts.get(case, 0) > 0, counts
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=config_id)
-def test_complete_deal_scoring(cfg: Config) -> None:
-    rng = random.Random("deal-" + config_id(cfg))
+@pytest.mark.parametrize("g", CONFIGS, ids=config_id)
+def test_complete_deal_scoring(g: Jass) -> None:
+    rng = random.Random("deal-" + config_id(g))
     for style in STYLES:
         weis = (rng.choice([0, 20, 50, 100]), rng.choice([0, 20, 50]))
-        deal, states, played = playout(rng, cfg, style, weis)
+        deal, states, played = playout(g, rng, style, weis)
         end = states[-1]
-        final = final_scores(end, cfg)
-        assert sum(final) == 157 + sum(weis) + (cfg.match_bonus if TRICKS in end.tricks else 0)
+        final = g.final(end)
+        assert sum(final) == 157 + sum(weis) + (g.match_bonus if TRICKS in end.tricks else 0)
         last = states[32]  # the last trick, nobody has played to it: every card forced
         side = last.leader % 2
-        deal_form: dict[str, Any] = {
-            **header(cfg),
-            "deal": [" ".join(h) for h in deal],
-            "played": played[:32],
-            "scored": list(weis),
-        }
+        deal_form = {**deal_dict(g, deal, played[:32]), "scored": list(weis)}
         no_weis = {**deal_form}
         del no_weis["scored"]
         bare = (final[0] - weis[0], final[1] - weis[1])
-        for form, scores in ((deal_form, final), (no_weis, bare), (plis_dict(last, cfg), final)):
+        for form, scores in ((deal_form, final), (no_weis, bare), (position_dict(g, last), final)):
             for objective in OBJECTIVES:
                 r = analyse(form, objective=objective)
                 assert r.value == scores[side] - scores[1 - side], (objective, form)

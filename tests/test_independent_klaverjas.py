@@ -30,19 +30,22 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import NamedTuple
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from solver import Position, analyse
+from tests.independent_common import SUITS, State, check_moves, deal_dict, deck, plis_legal, position_dict
+from tests.independent_teams import TeamGame, endgame_history, filler, swept
 
 # ---------------------------------------------------------------------------
 # Independent rules (RULES.md, "Klaverjas")
 # ---------------------------------------------------------------------------
 
-SUITS = "CSHD"
 RANKS = "AKQJT987"
-DECK = [s + r for s in SUITS for r in RANKS]
+DECK = deck(RANKS)
 TRUMP_ORDER = "J9ATKQ87"  # trick ranking, strongest first
 PLAIN_ORDER = "ATKQJ987"
 NATURAL_ORDER = "AKQJT987"  # roem_order=natural, every suit
@@ -58,93 +61,120 @@ OPTION_COMBOS = [
 ]
 
 
-class Config(NamedTuple):
+class Klaverjas(TeamGame):
+    """A deal's trump, declarer and options. Trick winner: the highest trump, else the highest card
+    of the suit led (TrickGame's, with the orders above); roem goes with each trick, the pit with all 8."""
+
+    game = "klaverjas"
     trump: str
-    declarer: int
-    rules: str = "rotterdam"
-    roem_order: str = "natural"
-    nat_on_tie: bool = False
+    cards = DECK
+    last_bonus = LAST_TRICK
+    sweep_bonus = PIT
+    trump_order = TRUMP_ORDER
+    plain_order = PLAIN_ORDER
 
+    def __init__(
+        self, trump: str, declarer: int, rules: str = "rotterdam", roem_order: str = "natural", nat_on_tie: bool = False
+    ) -> None:
+        self.trump = trump
+        self.declarer = declarer
+        self.rules = rules
+        self.roem_order = roem_order
+        self.nat_on_tie = nat_on_tie
 
-class State(NamedTuple):
-    hands: tuple[tuple[str, ...], ...]
-    trick: tuple[str, ...]
-    leader: int
-    pts: tuple[int, int]  # scored so far: card points, last trick, roem (pit comes at the end)
-    tricks: tuple[int, int]
+    def header(self) -> dict[str, Any]:
+        return {
+            "game": "klaverjas",
+            "options": {"rules": self.rules, "roem_order": self.roem_order, "nat_on_tie": self.nat_on_tie},
+            "trump": self.trump,
+            "declarer": self.declarer,
+        }
 
+    def card_points(self, card: str) -> int:
+        return (TRUMP_POINTS if card[0] == self.trump else PLAIN_POINTS)[card[1]]
 
-def strength(card: str, trump: str) -> int:
-    """Trick strength: any trump above any plain card; within a suit, its trick ranking."""
-    if card[0] == trump:
-        return 100 - TRUMP_ORDER.index(card[1])
-    return 10 - PLAIN_ORDER.index(card[1])
+    def legal_cards(self, hand: Sequence[str], trick: Sequence[str], leader: int) -> set[str]:
+        if not trick:
+            return set(hand)
+        trump = self.trump
+        led = trick[0][0]
+        seat = (leader + len(trick)) % 4
+        follow = [c for c in hand if c[0] == led]
+        my_trumps = [c for c in hand if c[0] == trump]
+        trick_trumps = [self.strength(c) for c in trick if c[0] == trump]
+        top = max(trick_trumps) if trick_trumps else None
+        # trumps above the highest trump on the trick (any trump if none lies there)
+        over = [c for c in my_trumps if top is None or self.strength(c) > top]
+        # trumps below the highest trump on the trick
+        under = {c for c in my_trumps if top is not None and self.strength(c) < top}
 
+        if self.rules == "seed":
+            # "follow suit if you can, and then, if the previous player's card is of the suit
+            # led, beat it if you can" (any lead, docs/rules-choices.md)
+            if follow:
+                prev = trick[-1]
+                if prev[0] == led:
+                    higher = [c for c in follow if self.strength(c) > self.strength(prev)]
+                    if higher:
+                        return set(higher)
+                return set(follow)
+            # "when a trump lies on the trick and you hold a higher trump, you must play a higher trump"
+            if top is not None and over:
+                return set(over)
+            return set(hand)
 
-def card_points(card: str, trump: str) -> int:
-    return (TRUMP_POINTS if card[0] == trump else PLAIN_POINTS)[card[1]]
-
-
-def winner_index(trick: tuple[str, ...] | list[str], trump: str) -> int:
-    """Index in the trick of the winning card: highest trump, else highest of the suit led."""
-    led = trick[0][0]
-    best = 0
-    for i, c in enumerate(trick):
-        if c[0] not in (led, trump):
-            continue
-        if strength(c, trump) > strength(trick[best], trump):
-            best = i
-    return best
-
-
-def legal_cards(hand: tuple[str, ...], trick: tuple[str, ...], leader: int, cfg: Config) -> set[str]:
-    if not trick:
-        return set(hand)
-    trump = cfg.trump
-    led = trick[0][0]
-    seat = (leader + len(trick)) % 4
-    follow = [c for c in hand if c[0] == led]
-    my_trumps = [c for c in hand if c[0] == trump]
-    trick_trumps = [strength(c, trump) for c in trick if c[0] == trump]
-    top = max(trick_trumps) if trick_trumps else None
-    # trumps above the highest trump on the trick (any trump if none lies there)
-    over = [c for c in my_trumps if top is None or strength(c, trump) > top]
-    # trumps below the highest trump on the trick
-    under = {c for c in my_trumps if top is not None and strength(c, trump) < top}
-
-    if cfg.rules == "seed":
-        # "follow suit if you can, and then, if the previous player's card is of the suit
-        # led, beat it if you can" (any lead, docs/rules-choices.md)
+        # rotterdam and amsterdam
         if follow:
-            prev = trick[-1]
-            if prev[0] == led:
-                higher = [c for c in follow if strength(c, trump) > strength(prev, trump)]
-                if higher:
-                    return set(higher)
+            if led == trump and over:  # trump lead: beat the highest trump, even a partner's
+                return set(over)
             return set(follow)
-        # "when a trump lies on the trick and you hold a higher trump, you must play a higher trump"
-        if top is not None and over:
-            return set(over)
-        return set(hand)
+        if not my_trumps:
+            return set(hand)
+        if self.rules == "rotterdam" or led == trump:
+            # must trump, overtrumping if possible, else with a lower trump
+            return set(over or my_trumps)
+        # amsterdam, cannot follow a plain-suit lead, holding a trump
+        partner_wins = (leader + self.winner_index(trick)) % 2 == seat % 2
+        if not partner_wins and over:
+            return set(over)  # an opponent is winning: beat with a trump if you can
+        # partner winning, or an opponent winning that we cannot overtrump: no undertrump,
+        # unless every card is such a lower trump
+        allowed = set(hand) - under
+        return allowed or set(hand)
 
-    # rotterdam and amsterdam
-    if follow:
-        if led == trump and over:  # trump lead: beat the highest trump, even a partner's
-            return set(over)
-        return set(follow)
-    if not my_trumps:
-        return set(hand)
-    if cfg.rules == "rotterdam" or led == trump:
-        # must trump, overtrumping if possible, else with a lower trump
-        return set(over or my_trumps)
-    # amsterdam, cannot follow a plain-suit lead, holding a trump
-    partner_wins = (leader + winner_index(trick, trump)) % 2 == seat % 2
-    if not partner_wins and over:
-        return set(over)  # an opponent is winning: beat with a trump if you can
-    # partner winning, or an opponent winning that we cannot overtrump: no undertrump,
-    # unless every card is such a lower trump
-    allowed = set(hand) - under
-    return allowed or set(hand)
+    def roem(self, trick: Sequence[str]) -> int:
+        total = 0
+        for suit in SUITS:
+            ranks = [c[1] for c in trick if c[0] == suit]
+            if len(ranks) < 3:
+                continue
+            if self.roem_order == "natural":
+                order = NATURAL_ORDER
+            else:
+                order = TRUMP_ORDER if suit == self.trump else PLAIN_ORDER
+            n = run_length(ranks, order)
+            total += 50 if n >= 4 else 20 if n == 3 else 0
+        ranks = {c[1] for c in trick}
+        if len(trick) == 4 and len(ranks) == 1:
+            total += FOUR_OF_A_KIND.get(trick[0][1], 0)
+        if self.trump + "K" in trick and self.trump + "Q" in trick:  # stuk, on top of a run
+            total += 20
+        return total
+
+    def trick_bonus(self, trick: Sequence[str]) -> int:
+        return self.roem(trick)  # it goes to the trick's winner, with the card points
+
+    def settle(self, totals: tuple[int, int], objective: str) -> tuple[int, int]:
+        """`raw`: the totals (the pit in them); `score`: nat when the declarers did not make it."""
+        if objective == "raw":
+            return totals
+        d = self.declarer % 2
+        made = totals[d] > totals[1 - d] if self.nat_on_tie else totals[d] >= totals[1 - d]
+        if made:
+            return totals
+        out = [0, 0]
+        out[1 - d] = totals[0] + totals[1]  # nat: the defenders score both totals
+        return out[0], out[1]
 
 
 def run_length(ranks: list[str], order: str) -> int:
@@ -157,127 +187,17 @@ def run_length(ranks: list[str], order: str) -> int:
     return best
 
 
-def roem(trick: tuple[str, ...] | list[str], cfg: Config) -> int:
-    total = 0
-    for suit in SUITS:
-        ranks = [c[1] for c in trick if c[0] == suit]
-        if len(ranks) < 3:
-            continue
-        if cfg.roem_order == "natural":
-            order = NATURAL_ORDER
-        else:
-            order = TRUMP_ORDER if suit == cfg.trump else PLAIN_ORDER
-        n = run_length(ranks, order)
-        total += 50 if n >= 4 else 20 if n == 3 else 0
-    ranks = {c[1] for c in trick}
-    if len(trick) == 4 and len(ranks) == 1:
-        total += FOUR_OF_A_KIND.get(trick[0][1], 0)
-    if cfg.trump + "K" in trick and cfg.trump + "Q" in trick:  # stuk, on top of a run
-        total += 20
-    return total
-
-
-def to_move(state: State) -> int:
-    return (state.leader + len(state.trick)) % 4
-
-
-def play(state: State, card: str, cfg: Config) -> State:
-    seat = to_move(state)
-    hands = list(state.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
-    trick = state.trick + (card,)
-    if len(trick) < 4:
-        return State(tuple(hands), trick, state.leader, state.pts, state.tricks)
-    winner = (state.leader + winner_index(trick, cfg.trump)) % 4
-    gain = sum(card_points(c, cfg.trump) for c in trick) + roem(trick, cfg)
-    if not any(hands):
-        gain += LAST_TRICK
-    pts = list(state.pts)
-    tricks = list(state.tricks)
-    pts[winner % 2] += gain
-    tricks[winner % 2] += 1
-    return State(tuple(hands), (), winner, (pts[0], pts[1]), (tricks[0], tricks[1]))
-
-
-def totals(state: State) -> list[int]:
-    """Each side's total at the end: everything scored, plus the pit for 8 tricks."""
-    return [state.pts[s] + (PIT if state.tricks[s] == 8 else 0) for s in (0, 1)]
-
-
-def final_scores(state: State, cfg: Config, objective: str) -> list[int]:
-    tot = totals(state)
-    if objective == "raw":
-        return tot
-    d = cfg.declarer % 2
-    made = tot[d] > tot[1 - d] if cfg.nat_on_tie else tot[d] >= tot[1 - d]
-    if made:
-        return tot
-    out = [0, 0]
-    out[1 - d] = tot[0] + tot[1]  # nat: the defenders score both totals
-    return out
-
-
-def solve(state: State, cfg: Config, objective: str, memo: dict[State, int]) -> int:
-    """Plain minimax (memoised, no pruning): final score of side 0 minus side 1's."""
-    if not state.trick and not any(state.hands):
-        f = final_scores(state, cfg, objective)
-        return f[0] - f[1]
-    if state in memo:
-        return memo[state]
-    seat = to_move(state)
-    values = [
-        solve(play(state, c, cfg), cfg, objective, memo) for c in legal_cards(state.hands[seat], state.trick, state.leader, cfg)
-    ]
-    v = max(values) if seat % 2 == 0 else min(values)
-    memo[state] = v
-    return v
-
-
-def move_values(state: State, cfg: Config, objective: str) -> dict[str, int]:
-    """Each legal move's value for the side to move (RULES.md, "Value of a position")."""
-    sign = 1 if to_move(state) % 2 == 0 else -1
-    memo: dict[State, int] = {}
-    hand = state.hands[to_move(state)]
-    return {c: sign * solve(play(state, c, cfg), cfg, objective, memo) for c in legal_cards(hand, state.trick, state.leader, cfg)}
-
-
 # ---------------------------------------------------------------------------
 # Bridges to plis's public API
 # ---------------------------------------------------------------------------
 
 
-def options_of(cfg: Config) -> dict[str, object]:
-    return {"rules": cfg.rules, "roem_order": cfg.roem_order, "nat_on_tie": cfg.nat_on_tie}
-
-
-def plis_dict(state: State, cfg: Config) -> dict[str, object]:
-    return {
-        "game": "klaverjas",
-        "options": options_of(cfg),
-        "trump": cfg.trump,
-        "declarer": cfg.declarer,
-        "hands": [" ".join(h) for h in state.hands],
-        "trick": list(state.trick),
-        "leader": state.leader,
-        "scored": list(state.pts),
-        "tricks": list(state.tricks),
-    }
-
-
-def plis_legal(pos: Position) -> set[str]:
-    return {str(c) for c in pos.legal_moves()}
-
-
-def check_values(state: State, cfg: Config, label: str) -> int:
+def check_values(g: Klaverjas, state: State) -> int:
     """analyse() of every legal move against our minimax, both objectives; returns moves compared."""
     compared = 0
     for objective in ("score", "raw"):
-        mine = move_values(state, cfg, objective)
-        result = analyse(plis_dict(state, cfg), objective=objective)
-        theirs = {m.move: m.value for m in result.moves}
-        assert result.exact
-        assert theirs == mine, f"{label} {objective}: {plis_dict(state, cfg)}"
-        assert result.value == max(mine.values())
+        mine = g.values(state, objective)
+        check_moves(position_dict(g, state), objective, mine)
         compared += len(mine)
     return compared
 
@@ -287,67 +207,65 @@ def check_values(state: State, cfg: Config, label: str) -> int:
 # ---------------------------------------------------------------------------
 
 
-def new_deal(rng: random.Random, cfg: Config, strong_side: int | None) -> State:
+def new_deal(rng: random.Random, g: Klaverjas, strong_side: int | None) -> State:
     """A shuffled deal; with `strong_side`, that team gets most of the top cards."""
-    deck = DECK[:]
-    rng.shuffle(deck)
+    pack = DECK[:]
+    rng.shuffle(pack)
     hands: list[list[str]] = [[], [], [], []]
     if strong_side is not None:
-        top = [cfg.trump + r for r in "J9AT"] + [s + "A" for s in SUITS if s != cfg.trump] + [cfg.trump + "K"]
+        top = [g.trump + r for r in "J9AT"] + [s + "A" for s in SUITS if s != g.trump] + [g.trump + "K"]
         top = top[: rng.randint(6, 8)]
         seats = [strong_side, strong_side + 2]
         for i, c in enumerate(top):
             hands[seats[i % 2]].append(c)
-        deck = [c for c in deck if c not in top]
-    for c in deck:
+        pack = [c for c in pack if c not in top]
+    for c in pack:
         open_seats = [s for s in range(4) if len(hands[s]) < 8]
         hands[rng.choice(open_seats)].append(c)
     ordered = tuple(tuple(sorted(h, key=DECK.index)) for h in hands)
     return State(ordered, (), 0, (0, 0), (0, 0))
 
 
-def choose(rng: random.Random, state: State, cfg: Config, greedy_side: int | None) -> str:
+def choose(rng: random.Random, state: State, g: Klaverjas, greedy_side: int | None) -> str:
     """A random legal card; the greedy side plays its strongest card, the other side its weakest."""
-    seat = to_move(state)
-    legal = sorted(legal_cards(state.hands[seat], state.trick, state.leader, cfg), key=DECK.index)
+    seat = state.to_move
+    legal = g.moves(state)
     if greedy_side is None or rng.random() < 0.25:
         return rng.choice(legal)
     led = state.trick[0][0] if state.trick else None
 
     def key(c: str) -> int:  # a discard (neither trump nor the suit led) is the weakest card
-        return strength(c, cfg.trump) if c[0] == cfg.trump or c[0] == led or led is None else 0
+        return g.strength(c) if c[0] == g.trump or c[0] == led or led is None else 0
 
     return max(legal, key=key) if seat % 2 == greedy_side else min(legal, key=key)
 
 
-def random_config(rng: random.Random, opts: dict[str, object]) -> Config:
-    return Config(rng.choice(SUITS), rng.randrange(4), str(opts["rules"]), str(opts["roem_order"]), bool(opts["nat_on_tie"]))
+def random_config(rng: random.Random, opts: dict[str, object]) -> Klaverjas:
+    return Klaverjas(rng.choice(SUITS), rng.randrange(4), str(opts["rules"]), str(opts["roem_order"]), bool(opts["nat_on_tie"]))
 
 
-def playout(rng: random.Random, cfg: Config, cards: int) -> tuple[State, list[State], list[str], State]:
+def playout(rng: random.Random, g: Klaverjas, cards: int) -> tuple[State, list[State], list[str], State]:
     """Play `cards` cards of a fresh deal, checking plis's legal moves and scores on the way.
 
     Returns the deal, the states after each card, the cards played, and the last state.
     """
     strong = rng.choice([None, None, 0, 1])
-    start = new_deal(rng, cfg, strong)
+    start = new_deal(rng, g, strong)
     state = start
-    pos = Position.from_dict(plis_dict(state, cfg))
+    pos = Position.from_dict(position_dict(g, state))
     states: list[State] = []
     played: list[str] = []
     for _ in range(cards):
-        mine = legal_cards(state.hands[to_move(state)], state.trick, state.leader, cfg)
-        assert plis_legal(pos) == mine, f"legal moves differ at {plis_dict(state, cfg)}"
-        card = choose(rng, state, cfg, strong)
-        state = play(state, card, cfg)
+        assert plis_legal(pos) == sorted(g.moves(state)), f"legal moves differ at {position_dict(g, state)}"
+        card = choose(rng, state, g, strong)
+        state = g.play(state, card)
         pos = pos.play(card)
         played.append(card)
         states.append(state)
         if not state.trick:  # a trick just ended: card points and roem so far must agree
             d = pos.to_dict()
             # once the deal is over, plis's `scored` holds the pit too
-            expected = tuple(totals(state)) if not any(state.hands) else state.pts
-            assert (tuple(d["scored"]), tuple(d["tricks"])) == (expected, state.tricks), f"after {played}"
+            assert (tuple(d["scored"]), tuple(d["tricks"])) == (g.kept(state), state.tricks), f"after {played}"
     return start, states, played, state
 
 
@@ -396,33 +314,15 @@ HAND_CASES = [
 ]
 
 
-def filler_position(leader: int, trick: list[str], hand: list[str], cfg: Config) -> State:
-    """A legal-looking position around a hand-checked trick: other seats get unused clubs/diamonds."""
-    used = set(trick) | set(hand)
-    spare = [c for c in DECK if c not in used and c[0] in "CD"]
-    seat = (leader + len(trick)) % 4
-    size = len(hand)
-    hands: list[tuple[str, ...]] = []
-    for s in range(4):
-        if s == seat:
-            hands.append(tuple(hand))
-            continue
-        n = size - 1 if (s - leader) % 4 < len(trick) else size
-        hands.append(tuple(spare[:n]))
-        spare = spare[n:]
-    played = 8 - size
-    return State(tuple(hands), tuple(trick), leader, (0, 0), (played, 0))
-
-
 @pytest.mark.parametrize("leader,trick,hand,expected", HAND_CASES)
 @pytest.mark.parametrize("rules", ["rotterdam", "amsterdam", "seed"])
 def test_hand_checked_legal_moves(
     rules: str, leader: int, trick: list[str], hand: list[str], expected: dict[str, set[str]]
 ) -> None:
-    cfg = Config("H", 0, rules)
-    state = filler_position(leader, trick, hand, cfg)
-    assert legal_cards(state.hands[to_move(state)], state.trick, state.leader, cfg) == expected[rules]
-    assert plis_legal(Position.from_dict(plis_dict(state, cfg))) == expected[rules]
+    g = Klaverjas("H", 0, rules)
+    state = filler(g, leader, trick, hand)
+    assert g.legal_cards(state.hands[state.to_move], state.trick, state.leader) == expected[rules]
+    assert plis_legal(Position.from_dict(position_dict(g, state))) == sorted(expected[rules])
 
 
 # (trump, trick, roem natural, roem rank), checked by hand against RULES.md and seed 003.
@@ -458,18 +358,18 @@ ROEM_CASES = [
 @pytest.mark.parametrize("trump,trick,natural,rank", ROEM_CASES)
 def test_hand_checked_roem(trump: str, trick: list[str], natural: int, rank: int) -> None:
     for order, expected in (("natural", natural), ("rank", rank)):
-        cfg = Config(trump, 0, "seed", order)  # seed rules: any card when out of the suit
-        assert roem(trick, cfg) == expected
+        g = Klaverjas(trump, 0, "seed", order)  # seed rules: any card when out of the suit
+        assert g.roem(trick) == expected
         # plis: play the trick from a position of two cards a hand and read what it scored
         # each hand's second card is of neither trump nor the suit led, so it never constrains the trick
         spare = [c for c in DECK if c not in trick and c[0] not in (trump, trick[0][0])]
         state = State(tuple((c, spare[i]) for i, c in enumerate(trick)), (), 0, (0, 0), (6, 0))
-        pos = Position.from_dict(plis_dict(state, cfg))
+        pos = Position.from_dict(position_dict(g, state))
         for c in trick:
             pos = pos.play(c)
-        winner = winner_index(trick, trump) % 2
+        winner = g.winner_index(trick) % 2
         gained = pos.to_dict()["scored"][winner]
-        assert gained == sum(card_points(c, trump) for c in trick) + expected, (order, trick)
+        assert gained == sum(g.card_points(c) for c in trick) + expected, (order, trick)
 
 
 # The last trick, hearts trump, declarer 0, seat 0 leads HJ and wins 20 + 10 (last trick).
@@ -487,11 +387,11 @@ SETTLEMENT_CASES = [
 
 @pytest.mark.parametrize("scored,tricks,tie,score,raw", SETTLEMENT_CASES)
 def test_hand_checked_settlement(scored: list[int], tricks: list[int], tie: bool, score: int, raw: int) -> None:
-    cfg = Config("H", 0, nat_on_tie=tie)
+    g = Klaverjas("H", 0, nat_on_tie=tie)
     state = State((("HJ",), ("S7",), ("C7",), ("D7",)), (), 0, (scored[0], scored[1]), (tricks[0], tricks[1]))
     for objective, expected in (("score", score), ("raw", raw)):
-        assert move_values(state, cfg, objective) == {"HJ": expected}
-        assert analyse(plis_dict(state, cfg), objective=objective).value == expected
+        assert g.values(state, objective) == {"HJ": expected}
+        assert analyse(position_dict(g, state), objective=objective).value == expected
 
 
 # ---------------------------------------------------------------------------
@@ -503,45 +403,42 @@ def test_hand_checked_settlement(scored: list[int], tricks: list[int], tie: bool
 def test_playouts_legal_moves_and_scores(opts: dict[str, object]) -> None:
     rng = random.Random("legal-" + option_id(opts))
     for _ in range(6):
-        cfg = random_config(rng, opts)
-        playout(rng, cfg, 32)
+        g = random_config(rng, opts)
+        playout(rng, g, 32)
 
 
-def endgame_variants(rng: random.Random, state: State, cfg: Config) -> list[State]:
+def endgame_variants(rng: random.Random, state: State, g: Klaverjas) -> list[State]:
     """The cut position with its own history, plus variants that put pit and nat at stake."""
-    played = 8 - (len(state.hands[state.leader]) + (1 if state.trick else 0))
     out = [state]
     # pit at stake: one side took every trick so far (it then has everything scored so far)
     side = rng.randrange(2)
-    tricks = [0, 0]
-    tricks[side] = played
     pts = [0, 0]
-    pts[side] = state.pts[0] + state.pts[1]
-    out.append(state._replace(pts=(pts[0], pts[1]), tricks=(tricks[0], tricks[1])))
+    pts[side] = state.scored[0] + state.scored[1]
+    out.append(swept(state, side, (pts[0], pts[1])))
     # nat at stake: shift `scored` so that the raw best line ends in a tie, or near one
-    d = cfg.declarer % 2
-    v = move_values(state._replace(pts=(0, 0)), cfg, "raw")
-    best = max(v.values()) if to_move(state) % 2 == d else -max(v.values())  # declarers' raw margin
+    d = g.declarer % 2
+    v = g.values(replace(state, scored=(0, 0)), "raw")
+    best = max(v.values()) if state.to_move % 2 == d else -max(v.values())  # declarers' raw margin
     shift = -best + rng.choice([0, 0, -1, 1, rng.randint(-20, 20)])
     base = rng.randint(20, 60)
     pts = [0, 0]
     pts[d] = base + max(shift, 0)
     pts[1 - d] = base + max(-shift, 0)
-    out.append(state._replace(pts=(pts[0], pts[1])))
+    out.append(replace(state, scored=(pts[0], pts[1])))
     return out
 
 
-def roem_rich_endgame(rng: random.Random, cfg: Config, tricks_left: int, on_table: int) -> State:
+def roem_rich_endgame(rng: random.Random, g: Klaverjas, tricks_left: int, on_table: int) -> State:
     """A position built from a card pool full of roem: a four of a kind, runs, the stuk."""
     pool: list[str] = []
     kind = rng.choice("AJTKQ9")
     if rng.random() < 0.7:
         pool += [s + kind for s in SUITS]
     suit = rng.choice(SUITS)
-    order = rng.choice([NATURAL_ORDER, TRUMP_ORDER if suit == cfg.trump else PLAIN_ORDER])
+    order = rng.choice([NATURAL_ORDER, TRUMP_ORDER if suit == g.trump else PLAIN_ORDER])
     start = rng.randrange(0, 5)
     pool += [suit + r for r in order[start : start + rng.randint(3, 5)]]
-    pool += [cfg.trump + "K", cfg.trump + "Q"]
+    pool += [g.trump + "K", g.trump + "Q"]
     pool = list(dict.fromkeys(pool))
     rng.shuffle(pool)
     rest = [c for c in DECK if c not in pool]
@@ -549,14 +446,10 @@ def roem_rich_endgame(rng: random.Random, cfg: Config, tricks_left: int, on_tabl
     cards = (pool + rest)[: 4 * tricks_left]
     rng.shuffle(cards)
     hands = tuple(tuple(sorted(cards[i * tricks_left : (i + 1) * tricks_left], key=DECK.index)) for i in range(4))
-    played = 8 - tricks_left
-    split = rng.randint(0, played)
-    scored = sum(card_points(c, cfg.trump) for c in DECK if c not in cards)
-    pts = (scored * split // played, scored - scored * split // played)
-    state = State(hands, (), rng.randrange(4), pts, (split, played - split))
+    scored, tricks = endgame_history(g, rng, tricks_left, sum(g.card_points(c) for c in DECK if c not in cards))
+    state = State(hands, (), rng.randrange(4), scored, tricks)
     for _ in range(on_table):
-        seat = to_move(state)
-        state = play(state, rng.choice(sorted(legal_cards(state.hands[seat], state.trick, state.leader, cfg))), cfg)
+        state = g.play(state, rng.choice(sorted(g.moves(state))))
     return state
 
 
@@ -564,26 +457,24 @@ def roem_rich_endgame(rng: random.Random, cfg: Config, tricks_left: int, on_tabl
 def test_endgame_values(opts: dict[str, object]) -> None:
     rng = random.Random("endgame-" + option_id(opts))
     for i in range(6):
-        cfg = random_config(rng, opts)
+        g = random_config(rng, opts)
         tricks_left = 2 if i % 2 == 0 else 3
         cut = 32 - 4 * tricks_left + rng.choice([0, 0, 1, 2, 3])
-        _, _, _, state = playout(rng, cfg, cut)
-        for variant in endgame_variants(rng, state, cfg):
-            assert plis_legal(Position.from_dict(plis_dict(variant, cfg))) == legal_cards(
-                variant.hands[to_move(variant)], variant.trick, variant.leader, cfg
-            )
-            check_values(variant, cfg, "playout endgame")
+        _, _, _, state = playout(rng, g, cut)
+        for variant in endgame_variants(rng, state, g):
+            assert plis_legal(Position.from_dict(position_dict(g, variant))) == sorted(g.moves(variant))
+            check_values(g, variant)
     for i in range(4):
-        cfg = random_config(rng, opts)
-        state = roem_rich_endgame(rng, cfg, 2 + i % 2, rng.choice([0, 1, 2, 3]))
-        for variant in endgame_variants(rng, state, cfg):
-            check_values(variant, cfg, "roem-rich endgame")
+        g = random_config(rng, opts)
+        state = roem_rich_endgame(rng, g, 2 + i % 2, rng.choice([0, 1, 2, 3]))
+        for variant in endgame_variants(rng, state, g):
+            check_values(g, variant)
 
 
-def forced_end(state: State, cfg: Config) -> State:
+def forced_end(g: Klaverjas, state: State) -> State:
     """Play out a last trick (one card a hand: forced)."""
-    while any(state.hands) or state.trick:
-        state = play(state, state.hands[to_move(state)][0], cfg)
+    while not state.over:
+        state = g.play(state, state.hands[state.to_move][0])
     return state
 
 
@@ -591,21 +482,19 @@ def forced_end(state: State, cfg: Config) -> State:
 def test_complete_deal_scoring(opts: dict[str, object]) -> None:
     rng = random.Random("deal-" + option_id(opts))
     for _ in range(6):
-        cfg = random_config(rng, opts)
-        start, _, played, state = playout(rng, cfg, 28)
-        end = forced_end(state, cfg)
+        g = random_config(rng, opts)
+        start, _, played, state = playout(rng, g, 28)
+        end = forced_end(g, state)
         # plis adds up the whole deal itself from `deal` + `played` ...
-        deal_form = {**plis_dict(start, cfg), "deal": [" ".join(h) for h in start.hands], "played": played}
-        for key in ("hands", "trick", "leader", "scored", "tricks"):
-            del deal_form[key]
+        deal_form = deal_dict(g, start.hands, played)
         # ... or takes our `scored`; and once more with `scored` moved so that the totals tie
-        gap = totals(end)[0] - totals(end)[1]
-        tied = state._replace(pts=(state.pts[0] + max(-gap, 0), state.pts[1] + max(gap, 0)))
-        cases = [(deal_form, end), (plis_dict(state, cfg), end), (plis_dict(tied, cfg), forced_end(tied, cfg))]
+        gap = g.final(end)[0] - g.final(end)[1]
+        tied = replace(state, scored=(state.scored[0] + max(-gap, 0), state.scored[1] + max(gap, 0)))
+        cases = [(deal_form, end), (position_dict(g, state), end), (position_dict(g, tied), forced_end(g, tied))]
         side = state.leader % 2
         for objective in ("score", "raw"):
             for form, final_state in cases:
-                final = final_scores(final_state, cfg, objective)
+                final = g.settle(g.final(final_state), objective)
                 result = analyse(form, objective=objective)
                 assert result.value == final[side] - final[1 - side], (objective, form)
                 assert tuple(result.points) == tuple(final), (objective, form)

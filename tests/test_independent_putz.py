@@ -33,14 +33,14 @@ from tests.independent_common import (
     State,
     Tally,
     TrickGame,
+    check_last_trick,
+    check_moves,
     check_options,
     check_playout,
-    deal_dict,
     deck,
     move_values,
     playout,
     plis_legal,
-    plis_moves,
     position_dict,
 )
 
@@ -54,7 +54,10 @@ OBJECTIVES = ("points", "pomme")
 
 class Putz(TrickGame):
     game = "putz"
+    trump: str
     last_bonus = 5
+    trump_order = TRUMP_ORDER
+    plain_order = PLAIN_ORDER
 
     def __init__(self, players: int, buur_exception: bool, trump: str) -> None:
         self.n = players
@@ -63,17 +66,6 @@ class Putz(TrickGame):
 
     def header(self) -> dict[str, Any]:
         return {"game": "putz", "options": {"players": self.n, "buur_exception": self.buur_exception}, "trump": self.trump}
-
-    def strength(self, card: str, lead: str) -> int:
-        if card[0] == self.trump:
-            return 100 - TRUMP_ORDER.index(card[1])
-        if card[0] == lead:
-            return 50 - PLAIN_ORDER.index(card[1])
-        return 0
-
-    def winner_index(self, trick: Sequence[str]) -> int:
-        lead = trick[0][0]
-        return max(range(len(trick)), key=lambda i: self.strength(trick[i], lead))
 
     def card_points(self, card: str) -> int:
         return (TRUMP_POINTS if card[0] == self.trump else PLAIN_POINTS).get(card[1], 0)
@@ -93,8 +85,8 @@ class Putz(TrickGame):
             return sorted(hand)
         # "play a card of that suit or a trump; if you hold none of that suit, any card",
         # but no trump lower than the highest trump already on the trick
-        on_table = [self.strength(c, lead) for c in trick if c[0] == self.trump]
-        allowed = [c for c in trumps if not on_table or self.strength(c, lead) > max(on_table)]
+        on_table = [self.strength(c) for c in trick if c[0] == self.trump]
+        allowed = [c for c in trumps if not on_table or self.strength(c) > max(on_table)]
         follow = [c for c in hand if c[0] == lead]
         plain = follow or [c for c in hand if c[0] != self.trump]
         return sorted(plain + allowed)
@@ -103,6 +95,9 @@ class Putz(TrickGame):
         if objective == "points":
             return lambda st: st.scored[me]
         return lambda st: int(st.scored[me] >= 21)  # pomme: "can it reach 21"
+
+    def final_value(self, final: State, me: int, objective: str) -> tuple[int | bool, tuple[int, ...]]:
+        return (final.scored[me] if objective == "points" else final.scored[me] >= 21), final.scored
 
     def values(self, st: State, objective: str) -> dict[str, int | bool]:
         raw = move_values(self, st, self.leaf(st.to_move, objective))
@@ -133,9 +128,9 @@ def note_rule_cases(g: Putz, st: State) -> None:
     trumps = [c for c in hand if c[0] == g.trump]
     if trick[0][0] == g.trump and trumps == [g.trump + "J"] and len(hand) > 1:
         TALLY.case("only trump the Jack, on a trump lead")
-    on_table = [g.strength(c, trick[0][0]) for c in trick if c[0] == g.trump]
+    on_table = [g.strength(c) for c in trick if c[0] == g.trump]
     if trick[0][0] != g.trump and on_table and len(trumps) < len(hand):
-        if any(g.strength(c, trick[0][0]) < max(on_table) for c in trumps):
+        if any(g.strength(c) < max(on_table) for c in trumps):
             TALLY.case("undertrump barred")
 
 
@@ -176,9 +171,7 @@ def check_endgame(g: Putz, st: State) -> None:
     d = position_dict(g, st)
     for objective in OBJECTIVES:
         mine = g.values(st, objective)
-        theirs, value = plis_moves(d, objective)
-        assert theirs == mine, (objective, d)
-        assert value == max(mine.values()), (objective, d)
+        check_moves(d, objective, mine)
         TALLY.positions += 1
         TALLY.moves += len(mine)
         if objective == "pomme" and st.scored[st.to_move] < 21:
@@ -186,21 +179,6 @@ def check_endgame(g: Putz, st: State) -> None:
                 TALLY.case("pomme still to reach, and reachable")
             if len(set(mine.values())) > 1:
                 TALLY.case("pomme turns on the move")
-
-
-def check_last_trick(g: Putz, deal: list[list[str]], path: list[tuple[State, str]], rng: random.Random) -> None:
-    """At the last trick every card is forced: plis's value and points are the deal's final points."""
-    final = path[-1][0]
-    i = rng.choice([i for i, (st, _) in enumerate(path[:-1]) if st.cards_left == 1])
-    st = path[i][0]
-    me = st.to_move
-    for objective in OBJECTIVES:
-        want = final.scored[me] if objective == "points" else final.scored[me] >= 21
-        for d in (deal_dict(g, deal, [c for _, c in path[:i]]), position_dict(g, st)):
-            r = analyse(Position.from_dict(d), objective=objective)
-            assert r.value == want, (objective, d)
-            assert r.points is not None and tuple(r.points) == final.scored, (objective, d)
-            TALLY.positions += 1
 
 
 @pytest.mark.parametrize(("players", "buur_exception"), COMBOS)
@@ -217,7 +195,7 @@ def test_random_deals(players: int, buur_exception: bool) -> None:
         for st in rng.sample(late, 3):
             check_endgame(g, st)
             check_endgame(g, near_pomme(g, st, rng))
-        check_last_trick(g, deal, path, rng)
+        check_last_trick(g, deal, path, rng, OBJECTIVES, TALLY)
     for st in buur_positions(g, rng, 6):
         assert plis_legal(Position.from_dict(position_dict(g, st))) == g.moves(st), position_dict(g, st)
         note_rule_cases(g, st)
