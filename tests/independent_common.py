@@ -90,6 +90,10 @@ class TrickGame:
     def card_points(self, card: str) -> int:
         raise NotImplementedError
 
+    def kept(self, st: State) -> tuple[int, ...]:
+        """What plis's `scored` should hold at `st` (a game with a bonus counted once the deal is over overrides it)."""
+        return st.scored
+
     def trick_bonus(self, trick: Sequence[str]) -> int:
         """Points a trick brings besides its cards' (and the last trick's): Bassadewitz `old`'s 1, Klaverjas's roem."""
         return self.per_trick
@@ -186,11 +190,17 @@ def random_deal(rng: random.Random, cards: Sequence[str], n: int, size: int) -> 
     return [pack[i * size : (i + 1) * size] for i in range(n)]
 
 
-def playout(g: TrickGame, st: State, rng: random.Random) -> list[tuple[State, str]]:
-    """Random legal play to the end: every state met, with the card then played."""
-    path = []
-    while not st.over:
-        card = rng.choice(g.moves(st))
+def at_random(g: TrickGame, rng: random.Random) -> Callable[[State], str]:
+    """A `playout` choice: any legal card."""
+    return lambda st: rng.choice(g.moves(st))
+
+
+def playout(g: TrickGame, st: State, pick: Callable[[State], str], cards: int | None = None) -> list[tuple[State, str]]:
+    """Play from `st` as `pick` chooses, `cards` cards or to the end: every state met, with the card
+    then played (the last state with "")."""
+    path: list[tuple[State, str]] = []
+    while not st.over and (cards is None or len(path) < cards):
+        card = pick(st)
         path.append((st, card))
         st = g.play(st, card)
     path.append((st, ""))
@@ -253,6 +263,22 @@ def check_last_trick(
             tally.positions += 1
 
 
+def check_along(g: TrickGame, pos: Position, path: list[tuple[State, str]], each: Callable[[State], None] | None = None) -> None:
+    """Walk `path` (a `playout`) with plis's `pos` alongside: at every state the `scored` and `tricks`
+    plis keeps (`g.kept`), and before every card its legal cards, against ours."""
+    played: list[str] = []
+    for i, (st, card) in enumerate(path):
+        kept = pos.to_dict()
+        assert (tuple(kept["scored"]), tuple(kept["tricks"])) == (g.kept(st), st.tricks), (g.header(), played)
+        if i == len(path) - 1:
+            break
+        assert plis_legal(pos) == sorted(g.moves(st)), (position_dict(g, st), played)
+        if each is not None:
+            each(st)
+        pos = pos.play(card)
+        played.append(card)
+
+
 def check_playout(
     g: TrickGame,
     deal: Sequence[Sequence[str]],
@@ -260,15 +286,7 @@ def check_playout(
     tally: Tally,
     each: Callable[[State], None] | None = None,
 ) -> None:
-    """At every card of `path` (a playout of `deal`), plis's legal cards and the `scored` and
-    `tricks` it keeps (bonuses fixed before play worked out by plis) against ours."""
-    pos = Position.from_dict(deal_dict(g, deal, []))
-    for st, card in path[:-1]:
-        assert plis_legal(pos) == g.moves(st), position_dict(g, st)
-        kept = pos.to_dict()
-        assert (kept["scored"], kept["tricks"]) == (list(st.scored), list(st.tricks)), position_dict(g, st)
-        if each is not None:
-            each(st)
-        tally.legal_checks += 1
-        pos = pos.play(card)
+    """`check_along` a playout of `deal` given as deal + played (plis works out the bonuses fixed before play)."""
+    check_along(g, Position.from_dict(deal_dict(g, deal, [])), path, each)
+    tally.legal_checks += len(path) - 1
     tally.deals += 1

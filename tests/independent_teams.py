@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from solver import Position
-from tests.independent_common import State, TrickGame, check_moves, move_values, plis_legal, position_dict
+from tests.independent_common import State, TrickGame, check_along, check_moves, move_values, playout, plis_legal, position_dict
 
 
 class TeamGame(TrickGame):
@@ -45,7 +45,7 @@ class TeamGame(TrickGame):
         return a, b
 
     def kept(self, st: State) -> tuple[int, ...]:
-        """What plis's `scored` should hold: the sweep bonus counts once the deal is over."""
+        """The sweep bonus counts in plis's `scored` once the deal is over."""
         return self.final(st) if st.over else st.scored
 
     def settle(self, totals: tuple[int, int], objective: str) -> tuple[int, int]:
@@ -153,22 +153,8 @@ def choose(g: TeamGame, rng: random.Random, st: State, style: str, strong_side: 
 def play_along(
     g: TeamGame, st: State, pos: Position, pick: Callable[[State], str], counts: Counter[str] | None
 ) -> tuple[list[State], list[str]]:
-    """Play the deal to its end from `st`, as `pick` chooses, with plis's `pos` alongside.
-
-    At every card plis's legal cards, and after it the `scored`/`tricks` plis keeps, must equal ours.
-    Returns every state met and the cards played.
-    """
-    states = [st]
-    played: list[str] = []
-    while not st.over:
-        assert plis_legal(pos) == sorted(g.moves(st)), (position_dict(g, st), played)
-        if counts is not None:
-            counts.update(g.situations(st))
-        card = pick(st)
-        st = g.play(st, card)
-        pos = pos.play(card)
-        played.append(card)
-        states.append(st)
-        kept = pos.to_dict()
-        assert (tuple(kept["scored"]), tuple(kept["tricks"])) == (g.kept(st), st.tricks), (g.header(), played)
-    return states, played
+    """Play the deal to its end from `st`, as `pick` chooses, with plis's `pos` alongside (`check_along`),
+    counting `g.situations` before every card. Returns every state met and the cards played."""
+    path = playout(g, st, pick)
+    check_along(g, pos, path, None if counts is None else lambda s: counts.update(g.situations(s)))
+    return [s for s, _ in path], [c for _, c in path[:-1]]

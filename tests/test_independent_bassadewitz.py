@@ -37,6 +37,7 @@ from tests.independent_common import (
     State,
     Tally,
     TrickGame,
+    at_random,
     check_last_trick,
     check_moves,
     check_options,
@@ -202,7 +203,7 @@ def test_random_deals(jacks: str, scoring: str) -> None:
     before = dict(TALLY.cases)
     for _ in range(14):
         deal = random_deal(rng, CARDS, 4, 8)
-        path = playout(g, g.start(deal), rng)
+        path = playout(g, g.start(deal), at_random(g, rng))
         check_playout(g, deal, path, TALLY)
         assert sum(path[-1][0].scored) == (104 if scoring == "old" else 120)  # RULES.md's totals
         late = [st for st, _ in path[:-1] if 2 <= st.cards_left <= 3]
@@ -229,7 +230,7 @@ def final_positions(rng: random.Random) -> list[tuple[dict[str, Any], tuple[str,
     out = []
     for k in range(160):
         g = Bassadewitz(*COMBOS[k % 4])
-        path = playout(g, g.start(random_deal(rng, CARDS, 4, 8)), rng)
+        path = playout(g, g.start(random_deal(rng, CARDS, 4, 8)), at_random(g, rng))
         st = next(s for s, _ in path if s.cards_left == 1)
         total = sum(st.scored)
         kind = k % 5

@@ -31,6 +31,7 @@ from tests.independent_common import (
     State,
     Tally,
     TrickGame,
+    at_random,
     check_last_trick,
     check_moves,
     check_options,
@@ -243,7 +244,7 @@ def test_random_deals(players: int, rules: str, half_bate: str) -> None:
         g = Klaberjass(players, rules, half_bate, "CSHD"[k % 4], rng.randrange(players))
         deal = random_deal(rng, CARDS, players, size)
         start = g.start(deal, g.bonuses(deal))
-        path = playout(g, start, rng)
+        path = playout(g, start, at_random(g, rng))
         check_playout(g, deal, path, TALLY)
         # endgames: 2 to 4 tricks left (4 only with two players: the tree stays small)
         late = [st for st, _ in path[:-1] if 2 <= st.cards_left <= (4 if players == 2 else 3)]

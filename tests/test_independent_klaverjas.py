@@ -37,7 +37,7 @@ from typing import Any
 import pytest
 
 from solver import Position, analyse
-from tests.independent_common import SUITS, State, check_moves, deal_dict, deck, plis_legal, position_dict
+from tests.independent_common import SUITS, State, check_along, check_moves, deal_dict, deck, playout, plis_legal, position_dict
 from tests.independent_teams import TeamGame, endgame_history, filler, swept
 
 # ---------------------------------------------------------------------------
@@ -244,29 +244,17 @@ def random_config(rng: random.Random, opts: dict[str, object]) -> Klaverjas:
     return Klaverjas(rng.choice(SUITS), rng.randrange(4), str(opts["rules"]), str(opts["roem_order"]), bool(opts["nat_on_tie"]))
 
 
-def playout(rng: random.Random, g: Klaverjas, cards: int) -> tuple[State, list[State], list[str], State]:
-    """Play `cards` cards of a fresh deal, checking plis's legal moves and scores on the way.
+def checked_playout(rng: random.Random, g: Klaverjas, cards: int) -> tuple[State, list[State], list[str], State]:
+    """Play `cards` cards of a fresh deal, checking plis's legal moves and scores on the way (`check_along`:
+    once the deal is over, plis's `scored` holds the pit too).
 
     Returns the deal, the states after each card, the cards played, and the last state.
     """
     strong = rng.choice([None, None, 0, 1])
     start = new_deal(rng, g, strong)
-    state = start
-    pos = Position.from_dict(position_dict(g, state))
-    states: list[State] = []
-    played: list[str] = []
-    for _ in range(cards):
-        assert plis_legal(pos) == sorted(g.moves(state)), f"legal moves differ at {position_dict(g, state)}"
-        card = choose(rng, state, g, strong)
-        state = g.play(state, card)
-        pos = pos.play(card)
-        played.append(card)
-        states.append(state)
-        if not state.trick:  # a trick just ended: card points and roem so far must agree
-            d = pos.to_dict()
-            # once the deal is over, plis's `scored` holds the pit too
-            assert (tuple(d["scored"]), tuple(d["tricks"])) == (g.kept(state), state.tricks), f"after {played}"
-    return start, states, played, state
+    path = playout(g, start, lambda st: choose(rng, st, g, strong), cards)
+    check_along(g, Position.from_dict(position_dict(g, start)), path)
+    return start, [st for st, _ in path[1:]], [c for _, c in path[:-1]], path[-1][0]
 
 
 def option_id(opts: dict[str, object]) -> str:
@@ -404,7 +392,7 @@ def test_playouts_legal_moves_and_scores(opts: dict[str, object]) -> None:
     rng = random.Random("legal-" + option_id(opts))
     for _ in range(6):
         g = random_config(rng, opts)
-        playout(rng, g, 32)
+        checked_playout(rng, g, 32)
 
 
 def endgame_variants(rng: random.Random, state: State, g: Klaverjas) -> list[State]:
@@ -460,7 +448,7 @@ def test_endgame_values(opts: dict[str, object]) -> None:
         g = random_config(rng, opts)
         tricks_left = 2 if i % 2 == 0 else 3
         cut = 32 - 4 * tricks_left + rng.choice([0, 0, 1, 2, 3])
-        _, _, _, state = playout(rng, g, cut)
+        _, _, _, state = checked_playout(rng, g, cut)
         for variant in endgame_variants(rng, state, g):
             assert plis_legal(Position.from_dict(position_dict(g, variant))) == sorted(g.moves(variant))
             check_values(g, variant)
@@ -483,7 +471,7 @@ def test_complete_deal_scoring(opts: dict[str, object]) -> None:
     rng = random.Random("deal-" + option_id(opts))
     for _ in range(6):
         g = random_config(rng, opts)
-        start, _, played, state = playout(rng, g, 28)
+        start, _, played, state = checked_playout(rng, g, 28)
         end = forced_end(g, state)
         # plis adds up the whole deal itself from `deal` + `played` ...
         deal_form = deal_dict(g, start.hands, played)

@@ -33,6 +33,7 @@ from tests.independent_common import (
     State,
     Tally,
     TrickGame,
+    at_random,
     check_last_trick,
     check_moves,
     check_options,
@@ -188,7 +189,7 @@ def test_random_deals(players: int, buur_exception: bool) -> None:
     for k in range(30):
         trump, deal = putz_deal(rng, players, k)
         g = Putz(players, buur_exception, trump)
-        path = playout(g, g.start(deal), rng)
+        path = playout(g, g.start(deal), at_random(g, rng))
         check_playout(g, deal, path, TALLY, partial(note_rule_cases, g))
         # five players: three tricks only once a card or more lies on the trick (the tree stays small)
         late = [st for st, _ in path[:-1] if st.cards_left == 2 or (st.cards_left == 3 and (players == 3 or len(st.trick) >= 2))]
