@@ -18,9 +18,12 @@ Transposition table.  The key is the exact state: both hands (two words, which
 hold every copy), the marks of the held copies packed in a third word (at most
 18 copies in hands and at most 5 relevant bits for any card: 48 bits at worst),
 and a fourth word with the trick card, the leader, the seat to declare, the
-talon length and the exchanged flag.  The talon's contents are a function of its
-length and the exchanged flag within one root's subtree; the table starts a new
-generation when the root's talon, trump or trick rule change.  Values stored are
+talon length, the exchanged flag and an estimate's horizon.  The talon's contents are a function of its
+length and the exchanged flag within one deal (the talon only shrinks from the
+top), so the table is kept across the roots of one deal and starts a new
+generation when the trump, the trick rule or the options change, or a root's
+talon is not the end of the deal's talon seen so far.  Estimates and exact
+values share the table, told apart by the horizon in their keys.  Values stored are
 future points, so they do not depend on the path.
 """
 
@@ -282,7 +285,7 @@ cdef inline void make_key(Ctx* c, Pos* p, Key* k) noexcept nogil:
                         marks = (marks << n) | c.code[card][p.mk[s][card][1]]
     k.k2 = marks
     k.k3 = (<uint64_t>(p.trick + 1)) | (<uint64_t>p.leader << 6) | (<uint64_t>(p.to_declare + 1) << 7) \
-        | (<uint64_t>p.talon_len << 9) | (<uint64_t>p.exchanged << 16)
+        | (<uint64_t>p.talon_len << 9) | (<uint64_t>p.exchanged << 16) | (<uint64_t>c.horizon << 24)
 
 
 cdef inline uint64_t mix(Key* k) noexcept nogil:
@@ -1129,19 +1132,29 @@ cdef uint8_t relevant_bits(int card, int trump):
     return <uint8_t>bits
 
 
+def _one_ends_the_other(tuple a, tuple b):
+    """Whether the shorter of two talons is the end of the longer one."""
+    if len(a) > len(b):
+        a, b = b, a
+    return not a or b[len(b) - len(a):] == a
+
+
 cdef class BesigueEngine:
     """Exact double-dummy search for Bésigue with its own bounded transposition table.
 
     One engine serves one thread at a time; give each thread its own.  The table is
-    kept between calls while the root's talon, trump and trick rule stay the same
-    (repeated searches of one position, or of positions inside its tree, reuse it)."""
+    kept between calls while they search one deal (the same trump, trick rule and
+    options; talons that are the ends of one another), so repeated searches of one
+    position, and the later positions of its deal, reuse it."""
 
     cdef Entry* table
     cdef uint64_t table_mask
     cdef uint8_t generation
     cdef readonly int tt_megabytes
     cdef readonly long long tt_entries
-    cdef object signature
+    cdef object signature  # what the table's entries assume but for the talon
+    cdef tuple plain_talon  # the longest talons of this deal seen: see _same_deal
+    cdef tuple exchanged_talon
     cdef bint busy
     cdef volatile int cancel_requested
     cdef readonly long long cancels  # cancel() calls so far: analyses of many searches stop at a change
@@ -1163,6 +1176,8 @@ cdef class BesigueEngine:
         self.table_mask = entries - 1
         self.generation = 1
         self.signature = None
+        self.plain_talon = ()
+        self.exchanged_talon = ()
         memset(&self.ctx, 0, sizeof(Ctx))
         self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
 
@@ -1194,6 +1209,27 @@ cdef class BesigueEngine:
     def forget_cancel(self):
         """End a `cancel(before_start=True)`: the next search starts afresh."""
         self.cancel_pending = 0
+
+    def _same_deal(self, tuple talon, bint exchanged, int trump7):
+        """Whether a root with this talon belongs to the deal the table holds, and if so
+        note its talon.  A key holds the talon's length and the exchanged flag, not its
+        cards: within one deal the talon only shrinks from the top, so a later root's
+        talon is the end of an earlier one's, and one table serves every position of a
+        deal (hints through a deal, the children of a declaration, a line of best play).
+        Kept: the longest talon seen with the retourne and with the trump 7 exchanged
+        for it (a root not yet exchanged reaches both)."""
+        if not talon:
+            return True  # phase 2: the key reads no talon card
+        if not exchanged and not _one_ends_the_other(talon, self.plain_talon):
+            return False
+        swapped = talon if exchanged else talon[:-1] + (trump7,)
+        if not _one_ends_the_other(swapped, self.exchanged_talon):
+            return False
+        if not exchanged and len(talon) > len(self.plain_talon):
+            self.plain_talon = talon
+        if len(swapped) > len(self.exchanged_talon):
+            self.exchanged_talon = swapped
+        return True
 
     cdef void _new_generation(self):
         self.generation += 1
@@ -1287,10 +1323,13 @@ cdef class BesigueEngine:
             if not 0 <= card < 32:
                 raise ValueError(f"talon: {card} is not a card (0..31)")
         # the options too: `relative` changes what a phase-2 key means
-        signature = (trump, standard, tuple(talon), exchanged, max(horizon, 0), tuple(sorted(self.options.items())))
-        if signature != self.signature:
+        signature = (trump, standard, tuple(sorted(self.options.items())))
+        if signature != self.signature or not self._same_deal(tuple(talon), exchanged, trump * 8 + R_SEVEN):
             self._new_generation()
             self.signature = signature
+            self.plain_talon = ()
+            self.exchanged_talon = ()
+            self._same_deal(tuple(talon), exchanged, trump * 8 + R_SEVEN)
         c.trump = trump
         c.standard = standard
         c.trump7 = trump * 8 + R_SEVEN

@@ -117,7 +117,8 @@ def test_limited_search_is_marked_and_its_bounds_hold() -> None:
     rng = random.Random(5)
     position = random_position(rng, 6)
     full = analyse(position)
-    limited = analyse(position, node_limit=20_000)
+    # on an engine of its own: the thread's engine keeps the full analysis's table
+    limited = analyse(position, node_limit=20_000, engine=BesigueEngine(8))
     assert not limited.exact and limited.limit == "nodes" and limited.nodes <= 20_000 + 5_000
     exact = {m.move: m.value for m in full.moves}
     unsolved = [m for m in limited.moves if m.value is None]

@@ -548,6 +548,69 @@ def test_changed_options_empty_the_table() -> None:
         assert kept.search(later)["value"] == expected["value"]
 
 
+def test_an_engine_keeps_its_table_through_a_deal() -> None:
+    """The positions of one deal, later ones holding the end of an earlier talon, share
+    the table: nothing is discarded along the way (the count of current entries never
+    falls), estimates share it too, and every value equals a fresh engine's."""
+    from solver.besigue import engine_state
+    from tests.besigue_random import random_move, random_position
+
+    rng = random.Random(46)
+    for _ in range(3):
+        position = random_position(rng, 6)
+        kept = BesigueEngine(2)
+        entries = 0
+        while not position.is_over:
+            state = engine_state(position)
+            horizon = rng.choice([0, 0, 2]) if len(position.talon) > 2 else 0
+            fresh = BesigueEngine(2).search(state, horizon=horizon)
+            assert kept.search(state, horizon=horizon)["value"] == fresh["value"], position.to_dict()
+            now = kept.stats()["table_entries"]
+            assert now >= entries, position.to_dict()
+            entries = now
+            position = position.play(random_move(rng, position))
+        assert entries > 1000
+
+
+def _another_talon(rng: random.Random, state: dict) -> tuple[dict, str]:
+    """`state` with a talon that is not the end of its own (one card changed, maybe
+    the retourne, maybe then exchanged), or the end of it (`"end"`)."""
+    talon = list(state["talon"])
+    trump7 = state["trump"] * 8 + 7
+    kind = rng.choice(["card", "end"] if state["exchanged"] else ["card", "retourne", "exchanged", "end"])
+    changed = dict(state)
+    if kind == "end" and len(talon) > 2:
+        changed["talon"] = talon[2:]
+        return changed, kind
+    at = len(talon) - 1 if kind in ("retourne", "exchanged") else rng.randrange(len(talon) - 1)
+    choices = [c for c in range(32) if c // 8 == state["trump"] and c != talon[at]] if at == len(talon) - 1 \
+        else [c for c in range(32) if c != talon[at]]
+    talon[at] = rng.choice(choices)
+    if kind == "exchanged" and not state["exchanged"]:
+        talon[-1] = trump7
+        changed["exchanged"] = True
+    changed["talon"] = talon
+    return changed, kind
+
+
+def test_a_talon_not_the_end_of_the_deals_starts_afresh() -> None:
+    """A root whose talon is not the end of the deal's talon seen so far (another card
+    deeper down, another retourne) is another deal: its search must not read the
+    first's entries, whose keys say only how many talon cards are left."""
+    rng = random.Random(4601)
+    differ = 0
+    for _ in range(120):
+        state = random_state(rng, rng.randrange(2, 5), rng.choice([2, 4]))
+        other, kind = _another_talon(rng, state)
+        kept = BesigueEngine(1)
+        first = kept.search(state)["value"]
+        second = kept.search(other)["value"]
+        assert second == BesigueEngine(1).search(other)["value"], (state, other)
+        assert kept.search(state)["value"] == first, (state, other)
+        differ += kind != "end" and second != first
+    assert differ > 20  # a table kept across them would have answered these wrongly
+
+
 def test_stats_and_clear() -> None:
     rng = random.Random(4)
     st = random_state(rng, 4, 2)
