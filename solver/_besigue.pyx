@@ -20,9 +20,9 @@ hold every copy), the marks of the held copies packed in a third word (at most
 and a fourth word with the trick card, the leader, the seat to declare, the
 talon length, the exchanged flag and an estimate's horizon.  The talon's contents are a function of its
 length and the exchanged flag within one deal (the talon only shrinks from the
-top), so the table is kept across the roots of one deal and starts a new
-generation when the trump, the trick rule or the options change, or a root's
-talon is not the end of the deal's talon seen so far.  Estimates and exact
+top), so the table is kept across the roots of one deal; another trump, trick
+rule or options, or a root talon that is not the end of the deal's talon seen so
+far, is another deal, under a generation of its own (parked when left).  Estimates and exact
 values share the table, told apart by the horizon in their keys.  Values stored are
 future points, so they do not depend on the path.
 """
@@ -49,6 +49,7 @@ DOUBLE_BESIGUE = 4
 FOUR = 8
 SEQUENCE = 16
 SEVEN = 32
+PARKED_DEALS = 32  # the deals left that an engine can take up again, as the card games'
 
 cdef enum:
     M_MARRIAGE = 1
@@ -1139,22 +1140,47 @@ def _one_ends_the_other(tuple a, tuple b):
     return not a or b[len(b) - len(a):] == a
 
 
+def _deal_talons(tuple talons, tuple talon, bint exchanged, int trump7):
+    """The talons a deal's table assumes, once a root with `talon` joins it; None if
+    the root is of another deal.  A key holds the talon's length and the exchanged
+    flag, not its cards: within one deal the talon only shrinks from the top, so a
+    later root's talon is the end of an earlier one's, and one table serves every
+    position of a deal (hints through it, the children of a declaration, a line of
+    best play).  `talons` are the longest seen with the retourne and with the trump 7
+    exchanged for it (a root not yet exchanged reaches both); ((), ()) for none."""
+    plain, swapped_seen = talons
+    if not talon:
+        return talons  # phase 2: the key reads no talon card
+    if not exchanged and not _one_ends_the_other(talon, plain):
+        return None
+    swapped = talon if exchanged else talon[:-1] + (trump7,)
+    if not _one_ends_the_other(swapped, swapped_seen):
+        return None
+    if not exchanged and len(talon) > len(plain):
+        plain = talon
+    if len(swapped) > len(swapped_seen):
+        swapped_seen = swapped
+    return plain, swapped_seen
+
+
 cdef class BesigueEngine:
     """Exact double-dummy search for Bésigue with its own bounded transposition table.
 
     One engine serves one thread at a time; give each thread its own.  The table is
     kept between calls while they search one deal (the same trump, trick rule and
     options; talons that are the ends of one another), so repeated searches of one
-    position, and the later positions of its deal, reuse it."""
+    position, and the later positions of its deal, reuse it; a deal left for another
+    is parked, and taken up again when one of its positions comes back."""
 
     cdef Entry* table
     cdef uint64_t table_mask
-    cdef uint8_t generation
+    cdef uint8_t generation  # of the deal the table serves now
+    cdef uint8_t newest_generation  # the last one given out (a deal taken up keeps its own)
     cdef readonly int tt_megabytes
     cdef readonly long long tt_entries
     cdef object signature  # what the table's entries assume but for the talon
-    cdef tuple plain_talon  # the longest talons of this deal seen: see _same_deal
-    cdef tuple exchanged_talon
+    cdef tuple talons  # what they assume of the talon: see _deal_talons
+    cdef list parked  # (signature, talons, generation) of the deals left, latest last
     cdef bint busy
     cdef volatile int cancel_requested
     cdef readonly long long cancels  # cancel() calls so far: analyses of many searches stop at a change
@@ -1175,9 +1201,10 @@ cdef class BesigueEngine:
         self.tt_megabytes = tt_megabytes
         self.table_mask = entries - 1
         self.generation = 1
+        self.newest_generation = 1
         self.signature = None
-        self.plain_talon = ()
-        self.exchanged_talon = ()
+        self.talons = ((), ())
+        self.parked = []
         memset(&self.ctx, 0, sizeof(Ctx))
         self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
 
@@ -1195,6 +1222,7 @@ cdef class BesigueEngine:
             raise RuntimeError("this BesigueEngine is solving in another thread; clear it once that search is done")
         self._new_generation()
         self.signature = None
+        self.parked = []
 
     def cancel(self, bint before_start=False):
         """Stop the search running in another thread soon (within a few thousand
@@ -1210,32 +1238,34 @@ cdef class BesigueEngine:
         """End a `cancel(before_start=True)`: the next search starts afresh."""
         self.cancel_pending = 0
 
-    def _same_deal(self, tuple talon, bint exchanged, int trump7):
-        """Whether a root with this talon belongs to the deal the table holds, and if so
-        note its talon.  A key holds the talon's length and the exchanged flag, not its
-        cards: within one deal the talon only shrinks from the top, so a later root's
-        talon is the end of an earlier one's, and one table serves every position of a
-        deal (hints through a deal, the children of a declaration, a line of best play).
-        Kept: the longest talon seen with the retourne and with the trump 7 exchanged
-        for it (a root not yet exchanged reaches both)."""
-        if not talon:
-            return True  # phase 2: the key reads no talon card
-        if not exchanged and not _one_ends_the_other(talon, self.plain_talon):
-            return False
-        swapped = talon if exchanged else talon[:-1] + (trump7,)
-        if not _one_ends_the_other(swapped, self.exchanged_talon):
-            return False
-        if not exchanged and len(talon) > len(self.plain_talon):
-            self.plain_talon = talon
-        if len(swapped) > len(self.exchanged_talon):
-            self.exchanged_talon = swapped
-        return True
-
     cdef void _new_generation(self):
-        self.generation += 1
-        if self.generation == 0:
+        self.newest_generation += 1
+        if self.newest_generation == 0:
             memset(self.table, 0, (self.table_mask + 1) * sizeof(Entry))
-            self.generation = 1
+            self.newest_generation = 1
+            self.parked = []  # their entries are gone, and their numbers come again
+        self.generation = self.newest_generation
+
+    cdef object _take_up(self, object signature, tuple talon, bint exchanged, int trump7):
+        """Leave the table's deal for the one a root with `talon` belongs to: park it
+        (its generation, what its entries assume), and take up the latest parked deal
+        the root fits, or start a new one.  Parked entries are the first a search
+        replaces, so a deal never loses anything to them.  Returns the talons."""
+        if self.signature is not None:
+            self.parked.append((self.signature, self.talons, self.generation))
+            del self.parked[:-PARKED_DEALS]
+        for i in range(len(self.parked) - 1, -1, -1):
+            parked_signature, parked_talons, generation = self.parked[i]
+            if parked_signature == signature:
+                talons = _deal_talons(parked_talons, talon, exchanged, trump7)
+                if talons is not None:
+                    del self.parked[i]
+                    self.generation = generation
+                    self.signature = signature
+                    return talons
+        self._new_generation()
+        self.signature = signature
+        return _deal_talons(((), ()), talon, exchanged, trump7)
 
     def stats(self):
         """The last search's counters and how many table entries are current."""
@@ -1324,12 +1354,11 @@ cdef class BesigueEngine:
                 raise ValueError(f"talon: {card} is not a card (0..31)")
         # the options too: `relative` changes what a phase-2 key means
         signature = (trump, standard, tuple(sorted(self.options.items())))
-        if signature != self.signature or not self._same_deal(tuple(talon), exchanged, trump * 8 + R_SEVEN):
-            self._new_generation()
-            self.signature = signature
-            self.plain_talon = ()
-            self.exchanged_talon = ()
-            self._same_deal(tuple(talon), exchanged, trump * 8 + R_SEVEN)
+        talons = _deal_talons(self.talons, tuple(talon), exchanged, trump * 8 + R_SEVEN) \
+            if signature == self.signature else None
+        if talons is None:
+            talons = self._take_up(signature, tuple(talon), exchanged, trump * 8 + R_SEVEN)
+        self.talons = talons
         c.trump = trump
         c.standard = standard
         c.trump7 = trump * 8 + R_SEVEN

@@ -611,6 +611,47 @@ def test_a_talon_not_the_end_of_the_deals_starts_afresh() -> None:
     assert differ > 20  # a table kept across them would have answered these wrongly
 
 
+def test_an_engine_takes_up_the_deals_it_left() -> None:
+    """Deals searched in turn on one engine (a worker serving several games): each keeps
+    its entries while parked and finds them again; every value equals a fresh engine's."""
+    from solver.besigue import engine_state
+    from tests.besigue_random import random_move, random_position
+
+    rng = random.Random(4602)
+    kept = BesigueEngine(16)
+    deals = [random_position(rng, 4) for _ in range(3)]
+    entries = [0] * len(deals)
+    while any(not p.is_over for p in deals):
+        for i, position in enumerate(deals):
+            if position.is_over:
+                continue
+            state = engine_state(position)
+            assert kept.search(state)["value"] == BesigueEngine(1).search(state)["value"], position.to_dict()
+            now = kept.stats()["table_entries"]
+            assert now >= 0.9 * entries[i], position.to_dict()  # little lost while the others searched
+            entries[i] = now
+            deals[i] = position.play(random_move(rng, position))
+    assert min(entries) > 100
+
+
+def test_a_parked_deal_outlives_no_wrap_of_the_generations() -> None:
+    """A deal taken up again after every other search keeps its generation's number,
+    while new deals count the generations on past their wrap: neither may take up
+    the other's entries (their keys are alike: the same hands, other talons) by a
+    generation's number given out twice."""
+    rng = random.Random(4603)
+    for _ in range(3):
+        state = random_state(rng, 3, 4)
+        expected = BesigueEngine(1).search(state)["value"]
+        kept = BesigueEngine(1)
+        for _ in range(800):  # past the wrap, as most of them are new deals
+            other, kind = _another_talon(rng, state)
+            if kind == "end":
+                continue
+            assert kept.search(other)["value"] == BesigueEngine(1).search(other)["value"], (state, other)
+            assert kept.search(state)["value"] == expected, (state, other)
+
+
 def test_stats_and_clear() -> None:
     rng = random.Random(4)
     st = random_state(rng, 4, 2)
