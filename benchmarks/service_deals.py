@@ -1,6 +1,7 @@
 """Hints along played deals through the service: several clients at once against one.
 
     python -m benchmarks.service_deals --game jass --deals 6 --clients 2 [--workers 2]
+    python -m benchmarks.service_deals --game besigue --deals 6 --clients 2 [--talon 6]
 
 An app asking for a hint at every card sends the positions of one deal in turn, and
 the server keeps each worker's tables from call to call.  With several such clients
@@ -13,11 +14,16 @@ turn, then one client with all of them.  Printed: the nodes and wall time both w
 and the ratio of the nodes (1.0: the clients cost each other nothing).  The nodes of
 a search cut into slices (the server's deadline checks) also depend on the machine's
 load, so take the ratio of a quiet machine.
+
+Bésigue's deals (seeded, as benchmarks.besigue_bench's, played out by its random
+policy) are too deep to solve exactly from their first card: the hints start at the
+first trick with at most `--talon` talon cards left.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import threading
 import time
@@ -27,8 +33,27 @@ from .deals import DEAL_SETS, deals
 from .features import played_out
 
 
-def hints_along(address: str, played: list[dict[str, Any]], clients: int) -> tuple[int, float]:
-    """(nodes, wall seconds) of `clients` clients at once, client j taking deals j, j + clients, ..."""
+def besigue_played_out(seed: int, talon: int) -> tuple[dict[str, Any], int]:
+    """Bésigue deal `seed` as `deal` + `played`, played to the end by a seeded random
+    policy, and how many of its moves come before the first trick start with at most
+    `talon` talon cards."""
+    from tests.besigue_random import random_deal, random_move
+
+    rng = random.Random(seed)
+    position = random_deal(rng, "seed", dealer=1)
+    first = None
+    while not position.is_over:
+        at_trick_start = not position.trick and position.to_declare is None
+        if first is None and at_trick_start and len(position.talon) <= talon:
+            first = len(position.played)
+        position = position.play(random_move(rng, position))
+    assert first is not None
+    return position.to_deal_dict(), first
+
+
+def hints_along(address: str, played: list[tuple[dict[str, Any], int]], clients: int) -> tuple[int, float]:
+    """(nodes, wall seconds) of `clients` clients at once, client j taking deals j, j + clients, ...,
+    each (deal + played, the moves played before its first hint)."""
     from service.client import Client
 
     nodes = [0] * clients
@@ -37,8 +62,8 @@ def hints_along(address: str, played: list[dict[str, Any]], clients: int) -> tup
     def run(j: int) -> None:
         try:
             with Client(address, timeout=600) as client:
-                for deal in played[j::clients]:
-                    for count in range(len(deal["played"])):
+                for deal, first in played[j::clients]:
+                    for count in range(first, len(deal["played"])):
                         nodes[j] += client.hint({**deal, "played": deal["played"][:count]}).nodes
         except BaseException as exc:  # reported below: a lost client would skew the sums
             failures.append(exc)
@@ -56,18 +81,25 @@ def hints_along(address: str, played: list[dict[str, Any]], clients: int) -> tup
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.service_deals", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", default="jass", choices=sorted(DEAL_SETS), help="deal set (default jass)")
+    parser.add_argument("--game", default="jass", choices=[*sorted(DEAL_SETS), "besigue"], help="deal set (default jass)")
     parser.add_argument("--deals", type=int, default=6, help="deals per client (default 6)")
     parser.add_argument("--clients", type=int, default=2, help="clients at once (default 2)")
     parser.add_argument("--workers", type=int, default=2, help="server workers (default 2)")
+    parser.add_argument("--talon", type=int, default=6, help="Bésigue: the hints start at this many talon cards (default 6)")
     args = parser.parse_args(argv)
     if args.deals < 1 or args.clients < 1 or args.workers < 1:
         parser.error("--deals, --clients and --workers must be at least 1")
+    if args.talon < 0:
+        parser.error("--talon must be at least 0")
 
     from service.config import ServerConfig
     from service.server import BackgroundServer
 
-    played = [played_out(deal, seed) for seed, deal in enumerate(deals(args.game, args.deals * args.clients))]
+    count = args.deals * args.clients
+    if args.game == "besigue":
+        played = [besigue_played_out(seed, args.talon) for seed in range(count)]
+    else:
+        played = [(played_out(deal, seed), 0) for seed, deal in enumerate(deals(args.game, count))]
     with BackgroundServer(ServerConfig(address="localhost:0", workers=args.workers)) as server:
         together, together_seconds = hints_along(server.address, played, args.clients)
     with BackgroundServer(ServerConfig(address="localhost:0", workers=args.workers)) as server:

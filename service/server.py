@@ -51,9 +51,10 @@ import sys
 import threading
 import time
 import traceback
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import grpc
@@ -76,6 +77,7 @@ from solver.analysis import (
 )
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
+from solver.cards import Card
 from solver.errors import PlisError
 from solver.features import Claim, analyse_play, check_first, start_of_deal, trump_table, verify_puzzle
 from solver.position import AnyPosition, Position, load_position
@@ -98,7 +100,7 @@ MAX_SLICE = 1.0
 ANSWER_MARGIN = 0.05
 DEADLINE_MARGIN = 0.02  # seconds before a call's deadline when its searches stop (at most a fifth of its time)
 MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and message
-MAX_CARDS = 64  # more than any deal holds
+MAX_CARDS = 64  # as many as any deal holds (Bésigue's two packs)
 DEALS_KEPT = MOST_PARKED_DEALS + 1  # an engine's current deal and those it parks
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 
@@ -108,93 +110,169 @@ S = TypeVar("S", Result, Hint)
 
 # --- the workers' engines --------------------------------------------------------------
 
-SeatCards = tuple[str, tuple[frozenset[Any], ...]]  # a position's game and each seat's cards
+
+@dataclass(frozen=True)
+class CardDeal:
+    """A card-game position's game and, per seat, the cards it holds or has put on the
+    trick: a later position of the same deal holds a part of each."""
+
+    game: str
+    seats: tuple[frozenset[Card], ...]
+
+    @property
+    def cards_left(self) -> int:
+        return sum(len(seat) for seat in self.seats)
+
+    def same_deal(self, other: DealMark) -> bool:
+        """Whether the two positions may be of one deal: each seat's cards in one hold the other's."""
+        if not isinstance(other, CardDeal) or other.game != self.game or len(other.seats) != len(self.seats):
+            return False
+        pairs = list(zip(self.seats, other.seats))
+        return all(a <= b for a, b in pairs) or all(b <= a for a, b in pairs)
 
 
-def _seat_cards(position: AnyPosition | None) -> SeatCards | None:
-    """The game and, per seat, the cards it holds or has put on the trick: a later
-    position of the same deal holds a part of each (None for Bésigue, which has engines
-    of its own, and for no position)."""
-    if position is None or isinstance(position, BesiguePosition):
+@dataclass(frozen=True)
+class BesigueDeal:
+    """What a Bésigue engine's table assumes of a position's deal (its trump and
+    options), the deal's start where the position gives it (deal, talon and played),
+    its talon but for the last card (the retourne, or the trump 7 exchanged for it),
+    and the cards not yet played (hands, trick, talon; an exchange moves none out).
+    A later position of one deal has the same start, or else the end of that talon and
+    a part of those cards (which tells deals apart less well: every deal's first
+    position holds all 64 cards, and a talon spent matches any)."""
+
+    signature: tuple[Any, ...]
+    start: tuple[Any, ...] | None
+    talon: tuple[Card, ...]
+    cards: Counter[Card]
+
+    @property
+    def cards_left(self) -> int:
+        return self.cards.total()
+
+    def same_deal(self, other: DealMark) -> bool:
+        if not isinstance(other, BesigueDeal) or other.signature != self.signature:
+            return False
+        if self.start is not None and other.start is not None:
+            return self.start == other.start
+        short, long = sorted((self.talon, other.talon), key=len)
+        if long[len(long) - len(short) :] != short:
+            return False
+        return self.cards <= other.cards or other.cards <= self.cards
+
+
+DealMark = CardDeal | BesigueDeal
+
+
+def deal_mark(position: AnyPosition | None) -> DealMark | None:
+    """What tells `position`'s deal from others' (None for no position: a deal unknown)."""
+    if position is None:
         return None
+    if isinstance(position, BesiguePosition):
+        rules = position.rules
+        cards = Counter(copy.card for hand in position.hands for copy in hand)
+        cards.update(position.trick)
+        cards.update(position.talon)
+        signature = (rules.trump_suit, tuple(sorted(rules.options.items())))
+        start = None
+        if position.deal is not None and position.deal_talon is not None:
+            start = (tuple(tuple(sorted(hand, key=_card_index)) for hand in position.deal), position.deal_talon)
+        return BesigueDeal(signature, start, position.talon[:-1], cards)
     seats = len(position.hands)
-    cards = [set(hand) for hand in position.hands]
+    held = [set(hand) for hand in position.hands]
     for offset, card in enumerate(position.trick):
-        cards[(position.leader + offset) % seats].add(card)
-    return position.rules.name, tuple(frozenset(seat) for seat in cards)
+        held[(position.leader + offset) % seats].add(card)
+    return CardDeal(position.rules.name, tuple(frozenset(seat) for seat in held))
 
 
-def _same_deal(one: SeatCards | None, other: SeatCards | None) -> bool:
-    """Whether two positions may be of one deal: each seat's cards in one hold the other's."""
-    if one is None or other is None or one[0] != other[0] or len(one[1]) != len(other[1]):
-        return False
-    return all(a <= b for a, b in zip(one[1], other[1])) or all(b <= a for a, b in zip(one[1], other[1]))
+def _card_index(card: Card) -> int:
+    return card.index
+
+
+def _same_deal(one: DealMark | None, other: DealMark | None) -> bool:
+    return one is not None and other is not None and one.same_deal(other)
+
+
+def _searched_by_besigue(mark: DealMark | None) -> bool:
+    """Which of a worker's engines searches the deal: Bésigue's, or the card games'
+    (None, a deal unknown, is a trump table's)."""
+    return isinstance(mark, BesigueDeal)
 
 
 class EngineSlot:
-    """One worker's card-game engine and the last positions it searched, a deal each."""
+    """One worker's engines, the card games' and Bésigue's, and, for each, the last
+    positions it searched, a deal each."""
 
-    def __init__(self, tt_megabytes: int) -> None:
+    def __init__(self, tt_megabytes: int, besigue_tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
         from solver._engine import Engine
 
         # made with the server, not at a first call: its tables take up to a few hundred
         # ms to set up, which that call's time limit and time_ms would not show
         self.engine: Any = Engine(tt_megabytes)
-        self.used = False
-        self.deals: list[SeatCards | None] = []  # the last searched last; None: a deal unknown
+        self.besigue_tt_megabytes = besigue_tt_megabytes
+        self._besigue: Any = None  # made at the slot's first Bésigue call: most servers see none
+        # by engine (True: Bésigue's), the deals searched, the latest last; None: a deal unknown
+        self.deals: dict[bool, list[DealMark | None]] = {False: [], True: []}
 
     @property
-    def cards(self) -> SeatCards | None:
-        """The last position searched (its seats' cards)."""
-        return self.deals[-1] if self.deals else None
+    def besigue(self) -> Any:
+        """The worker's Bésigue engine."""
+        if self._besigue is None:
+            from solver._besigue import BesigueEngine
 
-    def age_of(self, cards: SeatCards | None) -> int | None:
-        """How many other deals the engine searched since a position of this one's deal
-        (0: it was the last), or None if none it keeps."""
-        for age, seen in enumerate(reversed(self.deals)):
-            if _same_deal(seen, cards):
+            self._besigue = BesigueEngine(self.besigue_tt_megabytes)
+        return self._besigue
+
+    def age_of(self, mark: DealMark | None) -> int | None:
+        """How many other deals its engine searched since a position of this one's deal
+        (0: it was the last), or None if it keeps none."""
+        for age, seen in enumerate(reversed(self.deals[_searched_by_besigue(mark)])):
+            if _same_deal(seen, mark):
                 return age
         return None
 
-    def searches(self, cards: SeatCards | None) -> None:
-        """Note the position the engine is about to search."""
-        self.used = True
-        self.deals = [seen for seen in self.deals if not _same_deal(seen, cards)]  # None: never the same
-        self.deals = (self.deals + [cards])[-DEALS_KEPT:]
+    def spareness(self, besigue: bool) -> tuple[bool, int]:
+        """How unlikely the tables of one of its engines (True: Bésigue's) are to be
+        wanted again, least first: unused first, then by the cards left in the last
+        position searched (a deal unknown: as a whole deal's)."""
+        deals = self.deals[besigue]
+        if not deals:
+            return False, 0
+        return True, deals[-1].cards_left if deals[-1] is not None else MAX_CARDS
 
-
-def _spare(slot: EngineSlot) -> tuple[bool, int]:
-    """Orders the engines by how likely their tables are to be wanted again: unused first,
-    then by the cards left in the last position searched (unknown: as a whole deal's)."""
-    if not slot.used:
-        return False, 0
-    return True, sum(len(seat) for seat in slot.cards[1]) if slot.cards is not None else MAX_CARDS
+    def searches(self, mark: DealMark | None) -> None:
+        """Note the position the slot is about to search."""
+        engine = _searched_by_besigue(mark)
+        kept = [seen for seen in self.deals[engine] if not _same_deal(seen, mark)]  # None: never the same
+        self.deals[engine] = (kept + [mark])[-DEALS_KEPT:]
 
 
 class EnginePool:
-    """The card-game engines of the workers, one a worker, their tables kept from call to
-    call.  A call takes a free one: the one that searched a position of the same deal
-    most recently if there is one, so an app asking for a hint at every card finds the
-    tables its last hint filled (an engine that searches another deal parks the deals
-    it left, up to 32, but their entries give way to the new deal's: this holds
-    fully while there are no more such deals at once than engines).  Else the
-    one whose tables are least likely to be wanted again: one never used, or whose deal
-    was nearest its end (a finished deal's last hint), the one unused longest of those."""
+    """The engines of the workers, a slot (a card-game engine and a Bésigue one) a
+    worker, their tables kept from call to call.  A call takes a free slot: the one
+    whose engine searched a position of the same deal most recently if there is one,
+    so an app asking for a hint at every card finds the tables its last hint filled
+    (an engine that searches another deal parks the deals it left, up to 32, but
+    their entries give way to the new deal's: this holds fully while there are no
+    more such deals at once than engines).  Else the one whose engine's tables are
+    least likely to be wanted again: one never used, or whose deal was nearest its
+    end (a finished deal's last hint), the one unused longest of those."""
 
-    def __init__(self, count: int, tt_megabytes: int) -> None:
-        self._free = [EngineSlot(tt_megabytes) for _ in range(count)]  # the last used last
+    def __init__(self, count: int, tt_megabytes: int, besigue_tt_megabytes: int = DEFAULT_TT_MEGABYTES) -> None:
+        self._free = [EngineSlot(tt_megabytes, besigue_tt_megabytes) for _ in range(count)]  # the last used last
         self._lock = threading.Lock()
 
     def take(self, position: AnyPosition | None) -> EngineSlot:
-        cards = _seat_cards(position)
+        mark = deal_mark(position)
+        besigue = _searched_by_besigue(mark)
         with self._lock:
             if not self._free:  # each worker takes one at most: a bug
                 raise RuntimeError("more engines taken than there are workers")
-            ages = [(age, -i) for i, slot in enumerate(self._free) if (age := slot.age_of(cards)) is not None]
+            ages = [(age, -i) for i, slot in enumerate(self._free) if (age := slot.age_of(mark)) is not None]
             # the deal's latest engine (of equals, the one used last), else the sparest
-            slot = self._free[-min(ages)[1]] if ages else min(self._free, key=_spare)
+            slot = self._free[-min(ages)[1]] if ages else min(self._free, key=lambda free: free.spareness(besigue))
             self._free.remove(slot)
-        slot.searches(cards)  # None: a deal unknown here (a trump table's) now holds its tables
+        slot.searches(mark)  # None: a deal unknown here (a trump table's) now holds its tables
         return slot
 
     def give_back(self, slot: EngineSlot) -> None:
@@ -286,10 +364,13 @@ class Guard:
 
     def search_engine(self, position: AnyPosition, engine: Any = None) -> Any:
         """The engine a search of `position` runs on, so that a cancel reaches it:
-        Bésigue's own (the thread's, of the worker's Bésigue table size), else
-        `engine` or the worker's."""
+        for Bésigue, the worker's Bésigue engine (without a pool, the thread's, of the
+        worker's Bésigue table size), else `engine` or the worker's."""
         if isinstance(position, BesiguePosition):
-            return besigue_engine(self.besigue_tt_megabytes)
+            if self._pool is None:
+                return besigue_engine(self.besigue_tt_megabytes)
+            self.worker_engine(position)  # takes the work's slot, by the deal, if it has none
+            return self._taken[threading.get_ident()].besigue
         return engine if engine is not None else self.worker_engine(position)
 
     def _search(self, engine: Any, search: Callable[[], T]) -> T:
@@ -526,7 +607,7 @@ class SolverServicer(pb_grpc.SolverServicer):
     def __init__(self, config: ServerConfig, pool: ThreadPoolExecutor) -> None:
         self.config = config
         self.pool = pool
-        self.engines = EnginePool(config.worker_count, config.tt_megabytes)
+        self.engines = EnginePool(config.worker_count, config.tt_megabytes, config.besigue_tt_megabytes)
         self.pending = 0
         self.guards: set[Guard] = set()
 

@@ -39,7 +39,7 @@ from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
 from service.plis.v1 import plis_pb2_grpc as pb_grpc
-from service.server import SERVICE_NAME, BackgroundServer, Cancelled, EnginePool, Guard, PlisServer, _same_deal, _seat_cards
+from service.server import SERVICE_NAME, BackgroundServer, Cancelled, EnginePool, Guard, PlisServer, _same_deal, deal_mark
 from solver import (
     CardError,
     DuplicateCardError,
@@ -57,6 +57,7 @@ from solver import (
 )
 from solver.analysis import Hint
 from solver.features import ClaimError
+from solver.position import load_position
 
 from .randompos import random_positions
 from .test_features import EXAMPLE, deal_of, playout
@@ -984,7 +985,7 @@ def test_a_position_takes_the_engine_that_searched_its_deal() -> None:
     taken = unknown.take(None)  # the trump table's deal: no position yet
     unknown.give_back(taken)
     assert unknown.take(None) is not taken  # the one unused longest
-    assert not _same_deal(_seat_cards(deal), _seat_cards(Position.from_dict({**EXAMPLE, "game": "klaverjas"})))
+    assert not _same_deal(deal_mark(deal), deal_mark(Position.from_dict({**EXAMPLE, "game": "klaverjas"})))
     # an engine that searched the deal before another still holds it (parked): it is
     # taken before one that never searched the deal
     kept = EnginePool(2, 1)
@@ -993,7 +994,7 @@ def test_a_position_takes_the_engine_that_searched_its_deal() -> None:
     kept.give_back(two)
     assert kept.take(third) is one  # neither searched it: the one unused longest
     kept.give_back(one)
-    assert kept.take(deal) is one and one.age_of(_seat_cards(third)) == 1
+    assert kept.take(deal) is one and one.age_of(deal_mark(third)) == 1
 
 
 def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1020,6 +1021,92 @@ def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch)
     assert not deal_slots & {id(slot) for slot in taken[1::2]}
 
 
+def besigue_line(seed: int, phase1: str = "seed") -> list[Any]:
+    """A seeded Bésigue deal played through by random moves: every position, in order."""
+    from .besigue_random import random_deal, random_move
+
+    rng = random.Random(seed)
+    line = [random_deal(rng, phase1)]
+    while not line[-1].is_over:
+        line.append(line[-1].play(random_move(rng, line[-1])))
+    return line
+
+
+def test_a_besigue_position_takes_the_engine_that_searched_its_deal() -> None:
+    from dataclasses import replace
+
+    line = besigue_line(47)
+    assert any(p.exchanged for p in line) and not line[0].exchanged  # the exchange keeps the deal
+    # given as deal and played, or as hands and state (no start: the talon and the cards tell)
+    as_state = [replace(p, deal=None, deal_talon=None) for p in line]
+    for positions in (line, as_state):
+        marks = [deal_mark(p) for p in positions]
+        assert all(_same_deal(a, b) for a in marks for b in marks)
+    trump = line[0].rules.trump_suit
+    other_line = next(o for seed in itertools.count(100) if (o := besigue_line(seed))[0].rules.trump_suit == trump)
+    other = other_line[0]
+    assert not any(_same_deal(deal_mark(other), deal_mark(p)) for p in line)
+    # all 64 cards, as every deal's first position: the talons tell the deals apart in
+    # phase 1 (in phase 2, with no start given, any deal of the trump may match)
+    other_start = deal_mark(replace(other, deal=None, deal_talon=None))
+    assert not any(_same_deal(other_start, deal_mark(p)) for p in as_state if len(p.talon) > 2)
+    standard = load_position({**line[-1].to_deal_dict(), "options": {"phase1": "standard"}, "played": []})
+    assert not _same_deal(deal_mark(standard), deal_mark(line[0]))  # the other trick rule: other keys
+    card_deal = Position.from_dict({"game": "belote", "trump": "H", "hands": deal_of("belote", 1)})
+    assert not _same_deal(deal_mark(card_deal), deal_mark(line[0]))
+
+    pool = EnginePool(2, 1, 1)
+    first = pool.take(line[0])
+    pool.give_back(first)
+    second = pool.take(other_line[-3])  # unused for Bésigue
+    assert second is not first
+    pool.give_back(second)
+    assert pool.take(line[40]) is first  # though the other was unused longer, its deal near its end
+    pool.give_back(first)
+    # the card games' engines do not count Bésigue's deals, nor Bésigue's theirs
+    card_slot = pool.take(card_deal)
+    assert card_slot is second and second.age_of(deal_mark(card_deal)) == 0 and second.age_of(deal_mark(other)) == 0
+    pool.give_back(card_slot)
+    assert pool.take(line[60]) is first and first.age_of(deal_mark(card_deal)) is None
+    pool.give_back(first)
+    # a new deal takes the engine whose Bésigue deal was nearest its end
+    ending = EnginePool(2, 1, 1)
+    near_end, fresh = ending.take(line[-2]), ending.take(other)
+    ending.give_back(fresh)
+    ending.give_back(near_end)  # used last, but its deal is all but over
+    assert ending.take(besigue_line(49)[0]) is near_end
+
+
+def test_the_hints_along_a_besigue_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    import service.server
+
+    taken: list[Any] = []
+    real_take = service.server.EnginePool.take
+
+    def recording_take(pool: Any, position: Any) -> Any:
+        slot = real_take(pool, position)
+        taken.append(slot)
+        return slot
+
+    monkeypatch.setattr(service.server.EnginePool, "take", recording_take)
+    line = besigue_line(48)
+    data = line[-1].to_deal_dict()
+    first = next(i for i, p in enumerate(line) if len(p.talon) <= 4)
+    other = next(p for p in besigue_line(50) if len(p.talon) <= 2)
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=64)) as background:
+        with Client(background.address, timeout=60) as c:
+            hints = []
+            for count in range(first, first + 12):
+                hints.append(c.hint({**data, "played": data["played"][:count]}))
+                c.analyse(other)  # another deal between: the other engine
+            again = c.hint({**data, "played": data["played"][:first]})
+    deal_slots = {id(slot) for slot in taken[::2]}
+    assert len(taken) == 2 * 12 + 1 and len(deal_slots) == 1
+    assert not deal_slots & {id(slot) for slot in taken[1::2]}
+    # the first position's table entries were still there: its value comes at once
+    assert again.value == hints[0].value and again.nodes * 10 < hints[0].nodes
+
+
 def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """--tt-memory-mb bounds the tables: play analysis, trump tables and puzzles too must
     search with the worker's engine, not with engines of the library's own sizes."""
@@ -1041,12 +1128,12 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
         besigue_sizes.append(tt_megabytes)
         return real_besigue(tt_megabytes)
 
-    taken: list[int] = []
+    taken: list[Any] = []
     real_take = service.server.EnginePool.take
 
     def recording_take(pool: Any, position: Any) -> Any:
         slot = real_take(pool, position)
-        taken.append(slot.engine.tt_megabytes)
+        taken.append(slot)
         return slot
 
     monkeypatch.setattr(solver.analysis, "_engine", recording)
@@ -1065,9 +1152,11 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
             c.verify_puzzle(EXAMPLE, {"best": ["S8"]})
             c.analyse(besigue)
             c.hint(besigue)
-    assert not sizes  # no engine of the library's own sizes
-    assert len(taken) == 5 and set(taken) == {32}  # every card-game call took a worker's engine
-    assert besigue_sizes and set(besigue_sizes) == {8}
+    assert not sizes and not besigue_sizes  # no engine of the library's own sizes, nor a thread's
+    # every call took the worker's slot: its card-game engine of 32 MB and its Bésigue one of 8
+    assert len(taken) == 7 and {slot.engine.tt_megabytes for slot in taken} == {32}
+    besigue_engine = taken[-1]._besigue  # made by the Bésigue calls, which searched on it
+    assert besigue_engine.tt_megabytes == 8 and besigue_engine.stats()["nodes"] > 0
 
 
 @pytest.mark.parametrize(
