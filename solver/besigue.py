@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards
@@ -62,7 +63,7 @@ class Copy:
     card: Card
     marks: frozenset[str] = frozenset()
 
-    @property
+    @cached_property  # sorting hands asks for it often
     def key(self) -> tuple[int, tuple[str, ...]]:
         """Canonical order: the card's, then fresh copies before marked ones."""
         return (self.card.index, tuple(sorted(self.marks)))
@@ -389,24 +390,32 @@ class BesiguePosition:
                 allowed = set(self.rules.phase2_legal([c.card for c in hand], self.trick))
                 copies = list(dict.fromkeys(c for c in hand if c.card in allowed))
             return [str(c) for c in copies]
+        return [*self._seven_moves(), *(str(m) for m in self.melds()), "pass"]
+
+    def _seven_moves(self) -> list[str]:
+        """The declarations of the trump 7 open to the declaring seat (a step of `legal_moves`)."""
         moves = []
-        fresh_seven = Copy(self.trump_seven)
-        if fresh_seven in hand:
+        if Copy(self.trump_seven) in self.hands[self.to_move]:
             moves.append("seven")
             if not self.exchanged and self.talon[-1].rank != "7":
                 moves.append("exchange7")
-        moves += [str(m) for m in self.melds()]
-        moves.append("pass")
         return moves
 
     def melds(self) -> list[Meld]:
         """The melds the declaring seat may declare now, one per distinct set of copies."""
+        return list(self._melds)
+
+    @cached_property
+    def _melds(self) -> tuple[Meld, ...]:  # a position's own: `replace` makes a new one
         assert self.to_declare is not None
         hand = self.hands[self.to_declare]
         trump = self.rules.trump_suit
+        by_card: dict[str, list[Copy]] = {}
+        for c in dict.fromkeys(hand):
+            by_card.setdefault(str(c.card), []).append(c)
 
         def copies_of(card: str) -> list[Copy]:
-            return list(dict.fromkeys(c for c in hand if str(c.card) == card))
+            return by_card.get(card, [])
 
         candidates: list[tuple[str, tuple[Copy, ...]]] = []
         for suit in SUITS:
@@ -434,7 +443,7 @@ class BesiguePosition:
             meld = Meld(kind, _sorted(copies))
             found.setdefault(str(meld), meld)
         order = {k: i for i, k in enumerate(MELD_KINDS)}
-        return sorted(found.values(), key=lambda m: (order[m.kind], [c.key for c in m.copies]))
+        return tuple(sorted(found.values(), key=lambda m: (order[m.kind], [c.key for c in m.copies])))
 
     def move_key(self, move: str) -> tuple[int, Any]:
         """Canonical order of moves: cards, then seven, exchange7, melds, pass."""
@@ -461,12 +470,14 @@ class BesiguePosition:
         seat = self.to_move
         played = self.played + (move,)
         if self.to_declare is not None:
-            return replace(self._declare(seat, move), played=played)
-        return replace(self._play_card(seat, Copy.parse(move, field_name)), played=played)
+            return self._declare(seat, move, played)
+        return self._play_card(seat, Copy.parse(move, field_name), played)
 
     def _resolve(self, move: str, field_name: str, index: int | None) -> str:
         """The legal move `move` names: exact, or a card or meld written without marks
         when only one legal move fits."""
+        if self.to_declare is not None and (move == "pass" or move in self._seven_moves()):
+            return move  # legal without listing the melds
         legal = self.legal_moves()
         if move in legal:
             return move
@@ -499,13 +510,13 @@ class BesiguePosition:
                 raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}", index)
         raise IllegalMoveError(field_name, f"seat {seat} may not play {move} here (legal: {', '.join(legal)})", index)
 
-    def _play_card(self, seat: int, copy: Copy) -> BesiguePosition:
+    def _play_card(self, seat: int, copy: Copy, played: tuple[str, ...]) -> BesiguePosition:
         hand = list(self.hands[seat])
         hand.remove(copy)
         hands = _replace_hand(self.hands, seat, _sorted(hand))
         trick = self.trick + (copy.card,)
         if len(trick) < 2:
-            return replace(self, hands=hands, trick=trick)
+            return replace(self, hands=hands, trick=trick, played=played)
         winner = (self.leader + (1 if self.rules.second_wins(trick[0], trick[1], self.phase) else 0)) % 2
         gained = sum(self.rules.points(c) for c in trick)
         last = self.phase == 2 and not hands[0] and not hands[1]
@@ -514,9 +525,11 @@ class BesiguePosition:
         scored = _add(self.scored, winner, gained)
         tricks = _add(self.tricks, winner, 1)
         to_declare = winner if self.phase == 1 else None
-        return replace(self, hands=hands, trick=(), leader=winner, scored=scored, tricks=tricks, to_declare=to_declare)
+        return replace(
+            self, hands=hands, trick=(), leader=winner, scored=scored, tricks=tricks, to_declare=to_declare, played=played
+        )
 
-    def _declare(self, seat: int, move: str) -> BesiguePosition:
+    def _declare(self, seat: int, move: str, played: tuple[str, ...]) -> BesiguePosition:
         hand = list(self.hands[seat])
         if move in ("seven", "exchange7"):
             seven = Copy(self.trump_seven)
@@ -524,26 +537,27 @@ class BesiguePosition:
             scored = _add(self.scored, seat, SEVEN_BONUS)
             if move == "seven":
                 hand.append(seven.with_mark(SEVEN_MARK))
-                return replace(self, hands=_replace_hand(self.hands, seat, _sorted(hand)), scored=scored)
+                return replace(self, hands=_replace_hand(self.hands, seat, _sorted(hand)), scored=scored, played=played)
             hand.append(Copy(self.talon[-1]))  # the retourne comes into the hand, the 7 takes its place
             talon = self.talon[:-1] + (self.trump_seven,)
             hands = _replace_hand(self.hands, seat, _sorted(hand))
-            return replace(self, hands=hands, talon=talon, scored=scored, exchanged=True)
-        position = self
+            return replace(self, hands=hands, talon=talon, scored=scored, exchanged=True, played=played)
+        hands, scored = self.hands, self.scored
         if move != "pass":
-            meld = next(m for m in self.melds() if str(m) == move)
+            meld = next(m for m in self._melds if str(m) == move)
             for copy in meld.copies:
                 hand.remove(copy)
                 hand.append(copy.with_mark(meld.kind))
-            points = self.rules.meld_points(meld.kind, [c.card for c in meld.copies])
-            position = replace(self, hands=_replace_hand(self.hands, seat, _sorted(hand)), scored=_add(self.scored, seat, points))
-        return position._draw()
+            hands = _replace_hand(hands, seat, _sorted(hand))
+            scored = _add(scored, seat, self.rules.meld_points(meld.kind, [c.card for c in meld.copies]))
+        return self._draw(hands, scored, played)
 
-    def _draw(self) -> BesiguePosition:
-        """The declaring winner draws the talon's top card, then the other seat the next."""
+    def _draw(self, held: tuple[Hand, Hand], scored: tuple[int, ...], played: tuple[str, ...]) -> BesiguePosition:
+        """After the declaration (leaving `held`, `scored`), the declaring winner draws
+        the talon's top card, then the other seat the next."""
         winner = self.to_declare
         assert winner is not None
-        hands = [list(self.hands[0]), list(self.hands[1])]
+        hands = [list(held[0]), list(held[1])]
         talon = self.talon
         for seat, card in ((winner, talon[0]), (1 - winner, talon[1])):
             scored_seven = len(talon) == 2 and seat != winner and card == self.trump_seven
@@ -553,7 +567,7 @@ class BesiguePosition:
         new_hands = (_sorted(hands[0]), _sorted(hands[1]))
         if not talon:  # phase 2: melded cards are simply in hand
             new_hands = (_strip(new_hands[0]), _strip(new_hands[1]))
-        return replace(self, hands=new_hands, talon=talon, to_declare=None)
+        return replace(self, hands=new_hands, talon=talon, to_declare=None, scored=scored, played=played)
 
     # --- the end of the deal ------------------------------------------------------------
     def final_scores(self) -> list[int]:
