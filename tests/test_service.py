@@ -1152,9 +1152,13 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
             c.verify_puzzle(EXAMPLE, {"best": ["S8"]})
             c.analyse(besigue)
             c.hint(besigue)
+            c.verify_puzzle(besigue, {"value": 0})
+            line = besigue_line(12)
+            first = next(i for i, p in enumerate(line) if len(p.talon) <= 2)
+            c.analyse_play(line[-1].to_deal_dict(), first=first)
     assert not sizes and not besigue_sizes  # no engine of the library's own sizes, nor a thread's
     # every call took the worker's slot: its card-game engine of 32 MB and its Bésigue one of 8
-    assert len(taken) == 7 and {slot.engine.tt_megabytes for slot in taken} == {32}
+    assert len(taken) == 9 and {slot.engine.tt_megabytes for slot in taken} == {32}
     besigue_engine = taken[-1]._besigue  # made by the Bésigue calls, which searched on it
     assert besigue_engine.tt_megabytes == 8 and besigue_engine.stats()["nodes"] > 0
 
