@@ -997,7 +997,8 @@ def test_a_position_takes_the_engine_that_searched_its_deal() -> None:
     assert kept.take(deal) is one and one.age_of(deal_mark(third)) == 1
 
 
-def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+def record_takes(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The engine slots the server's pool hands out, in order (for the test's duration)."""
     import service.server
 
     taken: list[Any] = []
@@ -1009,6 +1010,11 @@ def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch)
         return slot
 
     monkeypatch.setattr(service.server.EnginePool, "take", recording_take)
+    return taken
+
+
+def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken = record_takes(monkeypatch)
     data = play_data(3)
     with BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=64)) as background:
         with Client(background.address, timeout=60) as c:
@@ -1078,17 +1084,7 @@ def test_a_besigue_position_takes_the_engine_that_searched_its_deal() -> None:
 
 
 def test_the_hints_along_a_besigue_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    import service.server
-
-    taken: list[Any] = []
-    real_take = service.server.EnginePool.take
-
-    def recording_take(pool: Any, position: Any) -> Any:
-        slot = real_take(pool, position)
-        taken.append(slot)
-        return slot
-
-    monkeypatch.setattr(service.server.EnginePool, "take", recording_take)
+    taken = record_takes(monkeypatch)
     line = besigue_line(48)
     data = line[-1].to_deal_dict()
     first = next(i for i, p in enumerate(line) if len(p.talon) <= 4)
@@ -1128,17 +1124,9 @@ def test_every_call_uses_the_workers_table_only(monkeypatch: pytest.MonkeyPatch)
         besigue_sizes.append(tt_megabytes)
         return real_besigue(tt_megabytes)
 
-    taken: list[Any] = []
-    real_take = service.server.EnginePool.take
-
-    def recording_take(pool: Any, position: Any) -> Any:
-        slot = real_take(pool, position)
-        taken.append(slot)
-        return slot
-
+    taken = record_takes(monkeypatch)
     monkeypatch.setattr(solver.analysis, "_engine", recording)
     monkeypatch.setattr(service.server, "_engine", recording)
-    monkeypatch.setattr(service.server.EnginePool, "take", recording_take)
     monkeypatch.setattr(solver.besigue_solve, "besigue_engine", recording_besigue)
     monkeypatch.setattr(service.server, "besigue_engine", recording_besigue)
     besigue = random_position(random.Random(12), 4)
