@@ -226,9 +226,18 @@ class EngineSlot:
     def age_of(self, mark: DealMark | None) -> int | None:
         """How many other deals its engine searched since a position of this one's deal
         (0: it was the last), or None if it keeps none."""
+        found = self.match(mark)
+        return None if found is None else found[0]
+
+    def match(self, mark: DealMark | None) -> tuple[int, int] | None:
+        """The age of the deal's latest position this engine searched (`age_of`), and
+        how many cards lie between that position and `mark`'s: of two engines that
+        may both hold the deal, the nearer position is the likelier to be its (a
+        Bésigue position given without its start, late in a deal, may fit another
+        deal's first positions too)."""
         for age, seen in enumerate(reversed(self.deals[_searched_by_besigue(mark)])):
-            if _same_deal(seen, mark):
-                return age
+            if seen is not None and mark is not None and seen.same_deal(mark):
+                return age, abs(seen.cards_left - mark.cards_left)
         return None
 
     def spareness(self, besigue: bool) -> tuple[bool, int]:
@@ -268,9 +277,10 @@ class EnginePool:
         with self._lock:
             if not self._free:  # each worker takes one at most: a bug
                 raise RuntimeError("more engines taken than there are workers")
-            ages = [(age, -i) for i, slot in enumerate(self._free) if (age := slot.age_of(mark)) is not None]
-            # the deal's latest engine (of equals, the one used last), else the sparest
-            slot = self._free[-min(ages)[1]] if ages else min(self._free, key=lambda free: free.spareness(besigue))
+            found = [(match, -i) for i, slot in enumerate(self._free) if (match := slot.match(mark)) is not None]
+            # the deal's latest engine (of equals, the nearest position, then the one
+            # used last), else the sparest
+            slot = self._free[-min(found)[1]] if found else min(self._free, key=lambda free: free.spareness(besigue))
             self._free.remove(slot)
         slot.searches(mark)  # None: a deal unknown here (a trump table's) now holds its tables
         return slot

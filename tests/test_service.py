@@ -1075,6 +1075,16 @@ def test_a_besigue_position_takes_the_engine_that_searched_its_deal() -> None:
     pool.give_back(card_slot)
     assert pool.take(line[60]) is first and first.age_of(deal_mark(card_deal)) is None
     pool.give_back(first)
+    # given without its start, a phase-2 position fits any deal's first position of its
+    # trump too: of two engines, the one whose position was nearer is taken
+    phase2 = [p for p in as_state if not p.talon and not p.is_over]
+    other_first = replace(other, deal=None, deal_talon=None)
+    assert _same_deal(deal_mark(phase2[4]), deal_mark(other_first))
+    near = EnginePool(2, 1, 1)
+    own, fresh = near.take(phase2[0]), near.take(other_first)
+    near.give_back(own)
+    near.give_back(fresh)  # used last: of equals, taken first
+    assert near.take(phase2[4]) is own
     # a new deal takes the engine whose Bésigue deal was nearest its end
     ending = EnginePool(2, 1, 1)
     near_end, fresh = ending.take(line[-2]), ending.take(other)
