@@ -37,18 +37,14 @@ def besigue_played_out(seed: int, talon: int) -> tuple[dict[str, Any], int]:
     """Bésigue deal `seed` as `deal` + `played`, played to the end by a seeded random
     policy, and how many of its moves come before the first trick start with at most
     `talon` talon cards."""
-    from tests.besigue_random import random_deal, random_move
+    from tests.besigue_random import play_out, random_deal
 
     rng = random.Random(seed)
-    position = random_deal(rng, "seed", dealer=1)
-    first = None
-    while not position.is_over:
-        at_trick_start = not position.trick and position.to_declare is None
-        if first is None and at_trick_start and len(position.talon) <= talon:
-            first = len(position.played)
-        position = position.play(random_move(rng, position))
-    assert first is not None
-    return position.to_deal_dict(), first
+    line = play_out(rng, random_deal(rng, "seed", dealer=1))
+    first = next(
+        len(p.played) for p in line if not p.trick and p.to_declare is None and not p.is_over and len(p.talon) <= talon
+    )
+    return line[-1].to_deal_dict(), first
 
 
 def hints_along(address: str, played: list[tuple[dict[str, Any], int]], clients: int) -> tuple[int, float]:

@@ -176,17 +176,13 @@ def deal_mark(position: AnyPosition | None) -> DealMark | None:
         signature = (rules.trump_suit, tuple(sorted(rules.options.items())))
         start = None
         if position.deal is not None and position.deal_talon is not None:
-            start = (tuple(tuple(sorted(hand, key=_card_index)) for hand in position.deal), position.deal_talon)
+            start = (tuple(tuple(sorted(hand)) for hand in position.deal), position.deal_talon)
         return BesigueDeal(signature, start, position.talon[:-1], cards)
     seats = len(position.hands)
     held = [set(hand) for hand in position.hands]
     for offset, card in enumerate(position.trick):
         held[(position.leader + offset) % seats].add(card)
     return CardDeal(position.rules.name, tuple(frozenset(seat) for seat in held))
-
-
-def _card_index(card: Card) -> int:
-    return card.index
 
 
 def _same_deal(one: DealMark | None, other: DealMark | None) -> bool:
@@ -223,14 +219,9 @@ class EngineSlot:
             self._besigue = BesigueEngine(self.besigue_tt_megabytes)
         return self._besigue
 
-    def age_of(self, mark: DealMark | None) -> int | None:
-        """How many other deals its engine searched since a position of this one's deal
-        (0: it was the last), or None if it keeps none."""
-        found = self.match(mark)
-        return None if found is None else found[0]
-
     def match(self, mark: DealMark | None) -> tuple[int, int] | None:
-        """The age of the deal's latest position this engine searched (`age_of`), and
+        """Whether its engine keeps `mark`'s deal: None if not, else how many other
+        deals it searched since a position of this one's (0: it was the last), and
         how many cards lie between that position and `mark`'s: of two engines that
         may both hold the deal, the nearer position is the likelier to be its (a
         Bésigue position given without its start, late in a deal, may fit another

@@ -37,6 +37,14 @@ def random_move(rng: random.Random, position: BesiguePosition, meld_rate: float 
     return rng.choice(moves)
 
 
+def play_out(rng: random.Random, position: BesiguePosition) -> list[BesiguePosition]:
+    """`position` and every position after it, to the end of the deal, by random moves."""
+    line = [position]
+    while not line[-1].is_over:
+        line.append(line[-1].play(random_move(rng, line[-1])))
+    return line
+
+
 def play_until(rng: random.Random, position: BesiguePosition, talon_left: int, tricks_left: int | None = None,
                stop: str = "lead") -> BesiguePosition:
     """Play random moves until the talon holds `talon_left` cards (and, in phase 2,

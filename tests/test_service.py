@@ -994,7 +994,7 @@ def test_a_position_takes_the_engine_that_searched_its_deal() -> None:
     kept.give_back(two)
     assert kept.take(third) is one  # neither searched it: the one unused longest
     kept.give_back(one)
-    assert kept.take(deal) is one and one.age_of(deal_mark(third)) == 1
+    assert kept.take(deal) is one and one.match(deal_mark(third)) == (1, 0)
 
 
 def record_takes(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -1029,13 +1029,10 @@ def test_the_hints_along_a_deal_take_one_engine(monkeypatch: pytest.MonkeyPatch)
 
 def besigue_line(seed: int, phase1: str = "seed") -> list[Any]:
     """A seeded Bésigue deal played through by random moves: every position, in order."""
-    from .besigue_random import random_deal, random_move
+    from .besigue_random import play_out, random_deal
 
     rng = random.Random(seed)
-    line = [random_deal(rng, phase1)]
-    while not line[-1].is_over:
-        line.append(line[-1].play(random_move(rng, line[-1])))
-    return line
+    return play_out(rng, random_deal(rng, phase1))
 
 
 def test_a_besigue_position_takes_the_engine_that_searched_its_deal() -> None:
@@ -1071,9 +1068,10 @@ def test_a_besigue_position_takes_the_engine_that_searched_its_deal() -> None:
     pool.give_back(first)
     # the card games' engines do not count Bésigue's deals, nor Bésigue's theirs
     card_slot = pool.take(card_deal)
-    assert card_slot is second and second.age_of(deal_mark(card_deal)) == 0 and second.age_of(deal_mark(other)) == 0
+    assert card_slot is second and second.match(deal_mark(card_deal)) == (0, 0)
+    assert second.match(deal_mark(other)) is not None and second.match(deal_mark(other))[0] == 0
     pool.give_back(card_slot)
-    assert pool.take(line[60]) is first and first.age_of(deal_mark(card_deal)) is None
+    assert pool.take(line[60]) is first and first.match(deal_mark(card_deal)) is None
     pool.give_back(first)
     # given without its start, a phase-2 position fits any deal's first position of its
     # trump too: of two engines, the one whose position was nearer is taken
