@@ -14,7 +14,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from solver import Position
-from tests.independent_common import State, TrickGame, check_along, check_moves, move_values, playout, plis_legal, position_dict
+from tests.independent_common import (
+    State,
+    TrickGame,
+    check_along,
+    check_moves,
+    memo_move_values,
+    move_values,
+    playout,
+    plis_legal,
+    position_dict,
+)
 
 
 class TeamGame(TrickGame):
@@ -63,6 +73,17 @@ class TeamGame(TrickGame):
 
         return move_values(self, st, leaf)
 
+    def additive_values(self, st: State) -> dict[str, int]:
+        """`values` under `raw` (which adds up trick by trick, the sweep bonus at the end), by the
+        memoised minimax: for the deeper endgames."""
+        me = self.side(st.to_move)
+
+        def end(final: State) -> int:
+            f = self.final(final)
+            return (f[me] - final.scored[me]) - (f[1 - me] - final.scored[1 - me])
+
+        return memo_move_values(self, st, me, lambda s: s.scored[me] - s.scored[1 - me], end)
+
     def situations(self, st: State) -> set[str]:
         """Names of the finer rules that bear on the seat to move (counted, so that a test can see they came up)."""
         return set()
@@ -88,6 +109,19 @@ def check_endgames(g: TeamGame, states: Iterable[State], objectives: Sequence[st
         compared += check_values(g, st, objectives)
     assert compared > 0
     return counts
+
+
+def check_deeper_endgames(g: TeamGame, states: Iterable[State], objectives: Sequence[str]) -> int:
+    """plis's value of every legal move against the memoised minimax (`additive_values`) under
+    `objectives` whose values are `raw`'s; returns the moves compared."""
+    compared = 0
+    for st in states:
+        mine = g.additive_values(st)
+        d = position_dict(g, st)
+        for objective in objectives:
+            check_moves(d, objective, mine)
+        compared += len(mine)
+    return compared
 
 
 def filler(g: TeamGame, leader: int, trick: list[str], hand: list[str]) -> State:

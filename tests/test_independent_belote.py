@@ -21,6 +21,7 @@ Belote has no options; what is checked, for every trump suit:
    more comes when they are played), each also with a team that has taken every trick so
    far (capot at stake): plis's `analyse` value of every legal move equals our plain
    minimax, for `score` and `raw`.
+   Endgames of 4 and 5 tricks the same way (from playouts), against a memoised minimax.
 3. Complete deals: at the forced last trick, given as `deal` + `played` (plis then works out
    the belote itself) and in hands form, plis's `value` and `points` equal our final scores.
 4. Hand-checked cases from RULES.md's sentences (quoted next to them): the legal cards in
@@ -39,7 +40,17 @@ import pytest
 
 from solver import OptionError, Position, PositionError, analyse
 from tests.independent_common import SUITS, State, deal_dict, deck, plis_legal, position_dict
-from tests.independent_teams import TeamGame, check_endgames, choose, endgame_history, filler, play_along, stacked_hands, swept
+from tests.independent_teams import (
+    TeamGame,
+    check_deeper_endgames,
+    check_endgames,
+    choose,
+    endgame_history,
+    filler,
+    play_along,
+    stacked_hands,
+    swept,
+)
 
 # ---------------------------------------------------------------------------
 # Independent rules (RULES.md, "Belote contrée card play": Klaverjas ranks and points)
@@ -374,6 +385,21 @@ def variants(rng: random.Random, st: State) -> list[State]:
     pts[side] = st.scored[0] + st.scored[1] - rng.choice([0, 0, BELOTE])
     pts[1 - side] = st.scored[0] + st.scored[1] - pts[side]  # the other team may hold the belote
     return [st, swept(st, side, (pts[0], pts[1]))]
+
+
+@pytest.mark.parametrize("trump", TRUMPS)
+def test_deeper_endgame_values(trump: str) -> None:
+    """Endgames of 4 and 5 tricks, some in the middle of a trick, each also with capot at stake:
+    the memoised minimax against plis."""
+    g = Belote(trump)
+    rng = random.Random("deeper-" + trump)
+    compared = 0
+    for i in range(6):
+        _, states, _ = playout(g, rng, STYLES[i % 3])
+        left = 5 if i == 0 else 4
+        base = states[32 - 4 * left + rng.choice([0, 0, 1, 2, 3])]
+        compared += check_deeper_endgames(g, variants(rng, base), OBJECTIVES)
+    assert compared > 12
 
 
 @pytest.mark.parametrize("trump", TRUMPS)

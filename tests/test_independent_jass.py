@@ -18,6 +18,7 @@ What is checked, for every trump (`C S H D`, `obenabe`, `undeufe`) with every
    on a plain-suit trick over a hand of mixed trumps), each also with a team that has taken
    every trick so far (the match at stake) and with Weis/Stöck carried in `scored`: plis's
    `analyse` value of every legal move equals our plain minimax, for `score` and `raw`.
+   Endgames of 4 tricks (5 in obenabe and undeufe) the same way, against a memoised minimax.
 3. Complete deals: at the forced last trick, given as `deal` + `played` (with and without
    Weis in `scored`) and in hands form, plis's `value` and `points` equal our final scores.
 4. Hand-checked cases from RULES.md's sentences (quoted next to them): undertrumping with
@@ -39,7 +40,17 @@ import pytest
 
 from solver import OptionError, Position, PositionError, analyse
 from tests.independent_common import SUITS, State, deal_dict, deck, plis_legal, position_dict
-from tests.independent_teams import TeamGame, check_endgames, choose, endgame_history, filler, play_along, stacked_hands, swept
+from tests.independent_teams import (
+    TeamGame,
+    check_deeper_endgames,
+    check_endgames,
+    choose,
+    endgame_history,
+    filler,
+    play_along,
+    stacked_hands,
+    swept,
+)
 
 # ---------------------------------------------------------------------------
 # Independent rules (RULES.md, "Jass, Schieber")
@@ -424,6 +435,21 @@ def test_endgame_values(g: Jass) -> None:
         # the built endgames put these at the root, where plis's legal cards are compared
         for case in ("buur alone on a trump lead", "trump between two trumps on the trick", "undertrump barred"):
             assert counts.get(case, 0) > 0, counts
+
+
+@pytest.mark.parametrize("mode", TRUMPS)
+def test_deeper_endgame_values(mode: str) -> None:
+    """Endgames of 4 tricks (and 5 without a trump suit), some in the middle of a trick, each
+    also with the match at stake and with Weis carried: the memoised minimax against plis."""
+    rng = random.Random("deeper-" + mode)
+    compared = 0
+    for i, style in enumerate(STYLES):
+        g = Jass(mode, rng.choice(MATCH_BONUSES), i != 1)
+        _, states, _ = playout(g, rng, style)
+        left = 4 if g.trump or i else 5
+        base = states[36 - 4 * left + rng.choice([0, 0, 1, 2, 3])]
+        compared += check_deeper_endgames(g, variants(rng, base), OBJECTIVES)
+    assert compared > 3 * len(STYLES)
 
 
 @pytest.mark.parametrize("g", CONFIGS, ids=config_id)

@@ -18,6 +18,8 @@ declarers:
    built from roem-rich card pools, with `scored`/`tricks` set so that pit and nat are at
    stake: plis's `analyse` value of every legal move equals our plain minimax, for both
    objectives `score` and `raw`.
+   Endgames of 4 and 5 tricks cut from playouts, with the pit at stake too, for `raw` (which adds
+   up trick by trick) against a memoised minimax.
 3. Complete deals played out to the last trick: given to plis as `deal` + `played` (so it
    adds up the whole deal itself) and in hands form, its value and `points` for the
    forced last trick equal our final scores, for both objectives.
@@ -38,7 +40,7 @@ import pytest
 
 from solver import Position, analyse
 from tests.independent_common import SUITS, State, check_along, check_moves, deal_dict, deck, playout, plis_legal, position_dict
-from tests.independent_teams import TeamGame, endgame_history, filler, swept
+from tests.independent_teams import TeamGame, check_deeper_endgames, endgame_history, filler, swept
 
 # ---------------------------------------------------------------------------
 # Independent rules (RULES.md, "Klaverjas")
@@ -55,6 +57,7 @@ FOUR_OF_A_KIND = {"J": 200, "A": 100, "T": 100, "K": 100, "Q": 100}
 LAST_TRICK = 10
 PIT = 100
 
+RULES_AND_ORDERS = list(itertools.product(("rotterdam", "amsterdam", "seed"), ("natural", "rank")))
 OPTION_COMBOS = [
     {"rules": r, "roem_order": o, "nat_on_tie": t}
     for r, o, t in itertools.product(("rotterdam", "amsterdam", "seed"), ("natural", "rank"), (False, True))
@@ -457,6 +460,24 @@ def test_endgame_values(opts: dict[str, object]) -> None:
         state = roem_rich_endgame(rng, g, 2 + i % 2, rng.choice([0, 1, 2, 3]))
         for variant in endgame_variants(rng, state, g):
             check_values(g, variant)
+
+
+@pytest.mark.parametrize(("rules", "roem_order"), RULES_AND_ORDERS)
+def test_deeper_endgame_values(rules: str, roem_order: str) -> None:
+    """Endgames of 4 and 5 tricks, some in the middle of a trick, each also with the pit at
+    stake: the memoised minimax against plis, for `raw` (`score`'s nat does not add up trick
+    by trick)."""
+    rng = random.Random(f"deeper-{rules}-{roem_order}")
+    compared = 0
+    for i in range(4):
+        g = random_config(rng, {"rules": rules, "roem_order": roem_order, "nat_on_tie": False})
+        left = 5 if i == 0 else 4
+        _, _, _, state = checked_playout(rng, g, 32 - 4 * left + rng.choice([0, 0, 1, 2, 3]))
+        side = rng.randrange(2)
+        pts = [0, 0]
+        pts[side] = state.scored[0] + state.scored[1]
+        compared += check_deeper_endgames(g, [state, swept(state, side, (pts[0], pts[1]))], ("raw",))
+    assert compared > 8
 
 
 def forced_end(g: Klaverjas, state: State) -> State:
