@@ -14,6 +14,7 @@ Checked, for every combination of `jacks` and `scoring`, over seeded random deal
   paranoid minimax (the seat to move against the other three); the same cards are also
   given with every earlier trick won by the current leader, so that a seat that could
   still take every trick comes up often;
+- deeper endgames (4 tricks left) the same way, against a memoised paranoid minimax;
 - the complete deal: at the last trick (forced), plis's value and points against ours,
   as deal + played and in hands form; and the chip settlement of final positions.
 """
@@ -43,6 +44,7 @@ from tests.independent_common import (
     check_options,
     check_playout,
     deck,
+    memo_move_values,
     move_values,
     playout,
     plis_legal,
@@ -219,6 +221,40 @@ def test_random_deals(jacks: str, scoring: str) -> None:
         check_endgame(g, st)
     for case in ("can take every trick", "all_tricks turns on the move", "no trick lost yet, but cannot take every one"):
         assert TALLY.cases.get(case, 0) > before.get(case, 0), (case, TALLY.cases)
+
+
+def memo_values(g: Bassadewitz, st: State, objective: str) -> dict[str, int | bool]:
+    """Every legal move's value for the seat to move, by the memoised paranoid minimax: `points`
+    add up trick by trick; `all_tricks` is decided by which seats took no trick."""
+    me = st.to_move
+    if objective == "points":
+        fewer = memo_move_values(g, st, me, lambda s: -s.scored[me], lambda final: 0)
+        return {c: -v for c, v in fewer.items()}
+
+    def every(final: State) -> int:
+        return int(all(t == 0 for s, t in enumerate(final.tricks) if s != me))
+
+    return {c: bool(v) for c, v in memo_move_values(g, st, me, lambda s: 0, every).items()}
+
+
+@pytest.mark.parametrize(("jacks", "scoring"), COMBOS)
+def test_deeper_endgame_values(jacks: str, scoring: str) -> None:
+    """Endgames of 4 tricks, some in the middle of a trick, also with every earlier trick
+    the leader's: the value of every legal move against a memoised paranoid minimax, under
+    `points` (the seat's points add up trick by trick; fewer are better) and `all_tricks` (a
+    yes/no decided only by which seats took no trick)."""
+    rng = random.Random(f"bassadewitz-deeper-{jacks}-{scoring}")
+    g = Bassadewitz(jacks, scoring)
+    for _ in range(6):
+        path = playout(g, g.start(random_deal(rng, CARDS, 4, 8)), at_random(g, rng))
+        cut = rng.choice([s for s, _ in path if s.cards_left == 4])
+        for st in (cut, swept(cut)):
+            d = position_dict(g, st)
+            for objective in OBJECTIVES:
+                mine = memo_values(g, st, objective)
+                check_moves(d, objective, mine, min if objective == "points" else max)
+                TALLY.positions += 1
+                TALLY.moves += len(mine)
 
 
 def final_positions(rng: random.Random) -> list[tuple[dict[str, Any], tuple[str, list[int]]]]:

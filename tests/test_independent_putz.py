@@ -14,6 +14,8 @@ Checked, for 3 and 5 players with and without `buur_exception`, over seeded rand
   legal move under `points` and `pomme`, plis's ``analyse`` against our plain paranoid
   minimax (the seat to move against all the others), with the mover's `scored` also
   moved just below 21 so that `pomme` turns on the play;
+- deeper endgames (4 tricks left, 5 with three players) the same way, against a memoised
+  paranoid minimax;
 - the complete deal: at the last trick (forced), plis's value and points against ours,
   as deal + played and in hands form.
 """
@@ -39,6 +41,7 @@ from tests.independent_common import (
     check_options,
     check_playout,
     deck,
+    memo_move_values,
     move_values,
     playout,
     plis_legal,
@@ -204,6 +207,34 @@ def test_random_deals(players: int, buur_exception: bool) -> None:
         check_endgame(g, st)
     for case in ("pomme still to reach, and reachable", "pomme turns on the move", "undertrump barred"):
         assert TALLY.cases.get(case, 0) > before.get(case, 0), (case, TALLY.cases)
+
+
+def memo_points(g: Putz, st: State) -> dict[str, int]:
+    """Every legal move's `points` for the seat to move, by the memoised paranoid minimax."""
+    me = st.to_move
+    return memo_move_values(g, st, me, lambda s: s.scored[me], lambda final: 0)
+
+
+@pytest.mark.parametrize(("players", "buur_exception"), COMBOS)
+def test_deeper_endgame_values(players: int, buur_exception: bool) -> None:
+    """Endgames of 4 tricks (5 with three players), some in the middle of a trick: the value of
+    every legal move under `points` against a memoised paranoid minimax (the seat's points add
+    up trick by trick), and under `pomme` from it (whether the best the seat can make sure of
+    reaches 21: a yes/no that rises with the points, so best play for it is best play for them)."""
+    rng = random.Random(f"putz-deeper-{players}-{buur_exception}")
+    left = 4 if players == 5 else 5
+    for k in range(3):
+        trump, deal = putz_deal(rng, players, k)
+        g = Putz(players, buur_exception, trump)
+        path = playout(g, g.start(deal), at_random(g, rng))
+        cut = rng.choice([s for s, _ in path if s.cards_left == left])
+        for st in (cut, near_pomme(g, cut, rng)):
+            points = memo_points(g, st)
+            d = position_dict(g, st)
+            check_moves(d, "points", points)
+            check_moves(d, "pomme", {c: v >= 21 for c, v in points.items()})
+            TALLY.positions += 2
+            TALLY.moves += 2 * len(points)
 
 
 # Hand-checked against RULES.md's text.
