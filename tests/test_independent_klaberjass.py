@@ -15,8 +15,9 @@ deals (every trump, every taker):
   `scored` also moved near the bate threshold so that bate and half bate come up;
 - the complete deal's score: at the last trick (forced), plis's value and points against
   ours, the position given both as deal + played and in hands form;
-- with two players, whole deals: every first card's value, and every card's a few cards in,
-  against a memoised plain minimax (`raw`, and `score` from it).
+- with two players, whole deals: every first card's value, and every card's a few cards in;
+  with four, endgames of 4 and 5 tricks: against a memoised plain minimax (`raw`, and
+  `score` from it).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tests.independent_common import (
     check_playout,
     deal_dict,
     deck,
+    memo_move_values,
     minimax,
     move_values,
     playout,
@@ -260,56 +262,60 @@ def test_random_deals(players: int, rules: str, half_bate: str) -> None:
         assert TALLY.cases.get(case, 0) > before.get(case, 0), (case, TALLY.cases)
 
 
-def best_future(g: Klaberjass, st: State, memo: dict[tuple[Any, ...], int]) -> int:
-    """Side 0's points still to come less side 1's, both sides playing their best for that
-    difference: plain minimax memoised on the cards, the trick and the leader (the points still
-    to come do not depend on what was scored before)."""
-    if st.over:
-        return 0
-    key = (st.hands, st.trick, st.leader)
-    if key not in memo:
-        values = []
-        for c in g.moves(st):
-            after = g.play(st, c)
-            gain = (after.scored[0] - st.scored[0]) - (after.scored[1] - st.scored[1])
-            values.append(gain + best_future(g, after, memo))
-        memo[key] = max(values) if g.side(st.to_move) == 0 else min(values)
-    return memo[key]
+def memo_raw_and_score(g: Klaberjass, st: State) -> tuple[dict[str, int], dict[str, int]]:
+    """Every legal move's value under `raw` by the memoised minimax (the points add up trick by
+    trick), and under `score` from it: with the totals fixed (what was scored and every point
+    still to come), the settlement is a non-decreasing function of the taker's lead (bate
+    -(T + O), half bate -O or -(T // 2), made the lead itself, for totals of 0 or more), and
+    best play for a non-decreasing function of a value is best play for that value."""
+    me = g.side(st.to_move)
+    raw = memo_move_values(g, st, me, lambda s: s.scored[me] - s.scored[1 - me], lambda final: 0)
+    total = sum(st.scored) + points_left(g, st)
+    score: dict[str, int] = {}
+    for c, lead in raw.items():
+        final = [0, 0]
+        final[me] = (total + lead) // 2
+        final[1 - me] = total - final[me]
+        settled = g.settle(final, "score")
+        score[c] = settled[me] - settled[1 - me]
+    return raw, score
+
+
+def check_memo_values(g: Klaberjass, st: State) -> None:
+    raw, score = memo_raw_and_score(g, st)
+    check_moves(position_dict(g, st), "raw", raw)
+    check_moves(position_dict(g, st), "score", score)
+    TALLY.positions += 2
+    TALLY.moves += 2 * len(raw)
 
 
 @pytest.mark.parametrize("rules", ("seed", "pagat"))
 def test_whole_two_player_deals(rules: str) -> None:
     """Complete two-player deals (9 tricks): every first card's value, and every card's a few
-    cards into the deal (mid-trick too), under `raw` and `score`, plis's ``analyse`` against a
-    memoised plain minimax: the engine's deepest searches, which the endgames above do not reach.
-
-    `score` follows from the `raw` values: with the totals fixed (what was scored and every point
-    still to come), the settlement is a non-decreasing function of the taker's lead (bate
-    -(T + O), half bate -O or -(T // 2), made the lead itself, for totals of 0 or more), and
-    best play for a non-decreasing function of a value is best play for that value.
-    """
+    cards into the deal (mid-trick too), under `raw` and `score`, plis's ``analyse`` against the
+    memoised minimax (`memo_raw_and_score`): the engine's deepest searches."""
     rng = random.Random(f"klaberjass-whole-{rules}")
     for k in range(3):
         g = Klaberjass(2, rules, ("own", "seed")[k % 2], "CSHD"[(k + len(rules)) % 4], rng.randrange(2))
         deal = random_deal(rng, CARDS, 2, 9)
         start = g.start(deal, g.bonuses(deal))
         path = playout(g, start, at_random(g, rng), cards=6)
-        memo: dict[tuple[Any, ...], int] = {}
-        for st in (start, path[rng.randint(1, 6)][0]):
-            me = g.side(st.to_move)
-            total = sum(st.scored) + points_left(g, st)
-            raw: dict[str, int] = {}
-            score: dict[str, int] = {}
-            for c in g.moves(st):
-                after = g.play(st, c)
-                lead0 = after.scored[0] - after.scored[1] + best_future(g, after, memo)
-                raw[c] = lead0 if me == 0 else -lead0
-                final = g.settle(((total + lead0) // 2, (total - lead0) // 2), "score")
-                score[c] = final[me] - final[1 - me]
-            check_moves(position_dict(g, st), "raw", raw)
-            check_moves(position_dict(g, st), "score", score)
-            TALLY.positions += 2
-            TALLY.moves += 2 * len(raw)
+        check_memo_values(g, start)
+        check_memo_values(g, path[rng.randint(1, 6)][0])
+
+
+@pytest.mark.parametrize("rules", ("seed", "pagat"))
+def test_deeper_four_player_endgames(rules: str) -> None:
+    """Four players, endgames of 4 and 5 tricks (some in the middle of a trick, some with
+    `scored` near the bate threshold), against the memoised minimax (`memo_raw_and_score`)."""
+    rng = random.Random(f"klaberjass-deeper-{rules}")
+    for k in range(4):
+        g = Klaberjass(4, rules, ("own", "seed")[k % 2], "CSHD"[k], rng.randrange(4))
+        deal = random_deal(rng, CARDS, 4, 8)
+        path = playout(g, g.start(deal, g.bonuses(deal)), at_random(g, rng))
+        cut = rng.choice([s for s, _ in path if s.cards_left == (5 if k == 0 else 4)])
+        check_memo_values(g, cut)
+        check_memo_values(g, near_threshold(g, cut, rng))
 
 
 def sequence_deal(rng: random.Random, players: int) -> list[list[str]]:
