@@ -19,8 +19,8 @@ a yardstick before and after the sets: colver's median on the first `--yardstick
 belote deals (about 30 ms when this machine runs at its fastest).  Read the sets'
 times against it.  With `--pace`, colver also solves one of those deals after each
 deal of each set, in a child process of its own, and each set's line "at colver's
-30 ms" gives its medians scaled by 30 ms over colver's median during that set: the
-machine's speed of the moment taken out.
+30 ms" gives its medians and 99th percentiles scaled by 30 ms over colver's median
+during that set: the machine's speed of the moment taken out.
 """
 
 from __future__ import annotations
@@ -148,12 +148,14 @@ class Pacer:
 
 
 def paced(row: dict[str, Any], colver_ms: list[float]) -> None:
-    """Add to `row` colver's median during the set and the medians scaled to PACE_MS."""
+    """Add to `row` colver's median during the set and the medians and 99th percentiles
+    scaled to PACE_MS."""
     pace = statistics.median(colver_ms)
     row["pace"] = {"colver_median_ms": pace, "colver_deals": len(colver_ms)}
     for call in ("analyse", "value_only"):
         if row.get(call):
             row["pace"][f"{call}_median_ms"] = row[call]["median_ms"] * PACE_MS / pace
+            row["pace"][f"{call}_p99_ms"] = row[call]["p99_ms"] * PACE_MS / pace
 
 
 def bench_set(
@@ -233,8 +235,8 @@ def print_rows(row: dict[str, Any], out: Any = None) -> None:
         )
     if "pace" in row:
         pace = row["pace"]
-        scaled = ", ".join(f"{call} median {pace[f'{call}_median_ms']:.1f} ms" for call in ("analyse", "value_only")
-                           if f"{call}_median_ms" in pace)  # fmt: skip
+        scaled = ", ".join(f"{call} median {pace[f'{call}_median_ms']:.1f} ms, p99 {pace[f'{call}_p99_ms']:.1f} ms"
+                           for call in ("analyse", "value_only") if f"{call}_median_ms" in pace)  # fmt: skip
         print(f"{row['set']:21} at colver's {PACE_MS:g} ms: {scaled} (colver's median meanwhile "
               f"{pace['colver_median_ms']:.1f} ms)", file=out, flush=True)  # fmt: skip
 
@@ -252,8 +254,10 @@ def goal_lines(rows: list[dict[str, Any]]) -> list[str]:
         got = f"median {s['median_ms']:.1f} ms" + (f", p99 {s['p99_ms']:.1f} ms" if p99 is not None else "")
         line = f"goal {row['set']:21} {goal:30} {got:32} {'met' if met else 'NOT met'}"
         if "pace" in row:
-            scaled = row["pace"]["analyse_median_ms"]
-            line += f"; at colver's {PACE_MS:g} ms: median {scaled:.1f} ms, {'met' if scaled <= median else 'NOT met'}"
+            scaled, scaled_p99 = row["pace"]["analyse_median_ms"], row["pace"]["analyse_p99_ms"]
+            met = scaled <= median and (p99 is None or scaled_p99 <= p99)
+            got = f"median {scaled:.1f} ms" + (f", p99 {scaled_p99:.1f} ms" if p99 is not None else "")
+            line += f"; at colver's {PACE_MS:g} ms: {got}, {'met' if met else 'NOT met'}"
         lines.append(line)
     return lines
 

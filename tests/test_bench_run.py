@@ -53,24 +53,32 @@ def test_the_yardstick_says_why_it_is_missing(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_paced_set_scales_its_medians_to_colvers_30_ms(capfd: pytest.CaptureFixture[str]) -> None:
-    """--pace: each set's medians times 30 ms over colver's median during the set."""
+    """--pace: each set's medians and 99th percentiles times 30 ms over colver's median during the set."""
     summary = {"n": 3, "median_ms": 12.0, "p90_ms": 20.0, "p99_ms": 30.0, "max_ms": 30.0, "mean_nodes": 1.0,
                "nodes_per_s": 1.0, "inexact": 0}  # fmt: skip
-    row = {"set": "klaverjas-amsterdam", "analyse": summary, "value_only": {**summary, "median_ms": 6.0},
+    row = {"set": "klaverjas-amsterdam", "analyse": summary, "value_only": {**summary, "median_ms": 6.0, "p99_ms": 9.0},
            "tt_megabytes": 8, "peak_rss_mb": 30.0}  # fmt: skip
     paced(row, [60.0, 40.0, 20.0, 45.0])  # median 42.5 ms: a slow machine
     assert row["pace"] == {"colver_median_ms": 42.5, "colver_deals": 4, "analyse_median_ms": 12.0 * 30 / 42.5,
-                           "value_only_median_ms": 6.0 * 30 / 42.5}  # fmt: skip
+                           "analyse_p99_ms": 30.0 * 30 / 42.5, "value_only_median_ms": 6.0 * 30 / 42.5,
+                           "value_only_p99_ms": 9.0 * 30 / 42.5}  # fmt: skip
     print_rows(row)
     assert capfd.readouterr().out.splitlines()[-1] == (
-        "klaverjas-amsterdam   at colver's 30 ms: analyse median 8.5 ms, value_only median 4.2 ms "
-        "(colver's median meanwhile 42.5 ms)"
+        "klaverjas-amsterdam   at colver's 30 ms: analyse median 8.5 ms, p99 21.2 ms, value_only median 4.2 ms, "
+        "p99 6.4 ms (colver's median meanwhile 42.5 ms)"
     )
     # over the goal on this machine's time, within it at colver's 30 ms
     assert goal_lines([row]) == [
         "goal klaverjas-amsterdam   median <= 10 ms, p99 <= 100 ms median 12.0 ms, p99 30.0 ms      NOT met; "
-        "at colver's 30 ms: median 8.5 ms, met"
+        "at colver's 30 ms: median 8.5 ms, p99 21.2 ms, met"
     ]
+    # a paced median within the goal does not make up for a paced p99 beyond it
+    row["analyse"] = {**summary, "p99_ms": 150.0}
+    paced(row, [42.5])
+    assert goal_lines([row])[0].endswith("at colver's 30 ms: median 8.5 ms, p99 105.9 ms, NOT met")
+    # a goal without a p99 names none
+    row["set"] = "putz"
+    assert goal_lines([row])[0].endswith("at colver's 30 ms: median 8.5 ms, met")
 
 
 def test_pacing_needs_colver(monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
