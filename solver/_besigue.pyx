@@ -161,6 +161,7 @@ cdef struct Ctx:
     int opt_relative             # phase-2 keys by relative ranks and sorted plain suits
     int opt_last_step            # the last declaration step keeps only the lines that can differ
     int opt_history              # phase-1 cards ordered by the cut-offs they caused
+    int opt_leaf                 # a horizon search's leaf: the hands' brisques, trumps, aces and the lead
     int history[2][33][32]       # per seat, card led (+1, 0: leading), card played
 
 
@@ -935,10 +936,34 @@ cdef int last_step_choices(Ctx* c, Pos* p, DMove* decl, int n) noexcept nogil:
     return m + 1
 
 
+cdef uint64_t ACES = 0xC000C000C000C000ULL  # both copies of every Ace
+
+
+cdef inline int hand_worth(Ctx* c, uint64_t hand) noexcept nogil:
+    """Tenths of a point: what a hand at a trick start is worth for the rest of the deal
+    (the leaf's weights: solver/besigue.py, `horizon_guess`)."""
+    cdef uint64_t trumps = hand & suit_mask(c.trump)
+    return 65 * popcount(hand & BRISQUES) + 80 * popcount(trumps) + 40 * popcount(trumps & BRISQUES) \
+        + 50 * popcount(hand & ACES)
+
+
+cdef inline int horizon_leaf(Ctx* c, Pos* p) noexcept nogil:
+    """A horizon search's value of what comes after a trick start: even, or (opt_leaf) a
+    guess from the hands, as `horizon_guess` in solver/besigue.py makes it."""
+    cdef int tenths, v, avail
+    if not c.opt_leaf:
+        return 0
+    tenths = hand_worth(c, p.hand[0]) - hand_worth(c, p.hand[1]) + (-55 if p.leader == 0 else 55)
+    # to the nearest multiple of 10 points, halves away from 0 (no division of a negative number)
+    v = 10 * ((tenths + 50) // 100) if tenths >= 0 else -10 * ((50 - tenths) // 100)
+    avail = 10 * (popcount(p.hand[0] & BRISQUES) + popcount(p.hand[1] & BRISQUES)) + c.talon_brisques[p.talon_len] + 10
+    return max(-avail, min(avail, v))
+
+
 cdef int search(Ctx* c, Pos* p, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta over any state."""
     if c.horizon > 0 and p.trick < 0 and p.to_declare < 0 and p.talon_len <= c.horizon:
-        return 0  # a horizon search: what comes after counts as even (an estimate, not a value)
+        return horizon_leaf(c, p)  # a horizon search: an estimate of what comes after, not a value
     if p.talon_len == 0 and p.to_declare < 0:
         c.roots2 += 1
         return search2(c, p.hand[0], p.hand[1], card_bit(p.trick) if p.trick >= 0 else -1, p.leader, alpha, beta)
@@ -1153,7 +1178,7 @@ def _deal_talons(tuple talons, tuple talon, bint exchanged, int trump7):
         return talons  # phase 2: the key reads no talon card
     if not exchanged and not _one_ends_the_other(talon, plain):
         return None
-    swapped = talon if exchanged else talon[:-1] + (trump7,)
+    swapped = talon if exchanged else talon[: len(talon) - 1] + (trump7,)
     if not _one_ends_the_other(swapped, swapped_seen):
         return None
     if not exchanged and len(talon) > len(plain):
@@ -1206,7 +1231,7 @@ cdef class BesigueEngine:
         self.talons = ((), ())
         self.parked = []
         memset(&self.ctx, 0, sizeof(Ctx))
-        self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1}
+        self.options = {"bounds": 1, "probe_follow": 1, "probe_declare": 0, "relative": 1, "last_step": 1, "history": 1, "leaf": 1}
 
     def __dealloc__(self):
         table_free(self.table, self.tt_entries * sizeof(Entry))
@@ -1329,10 +1354,11 @@ cdef class BesigueEngine:
         c.opt_relative = self.options.get("relative", 1)
         c.opt_last_step = self.options.get("last_step", 1)
         c.opt_history = self.options.get("history", 1)
+        c.opt_leaf = self.options.get("leaf", 1)
         memset(c.history, 0, sizeof(c.history))
         with nogil:
             if c.horizon > 0 and root.trick < 0 and root.to_declare < 0 and root.talon_len <= c.horizon:
-                v = 0  # already at the horizon
+                v = horizon_leaf(c, &root)  # already at the horizon
             else:
                 v = windowed(c, &root, alpha, beta)
         stopped = {LIMIT_NONE: None, LIMIT_NODES: "nodes", LIMIT_TIME: "time", LIMIT_CANCELLED: "cancelled"}[c.aborted]

@@ -84,7 +84,7 @@ class Result:
     limit: str | None = None  # "time" or "nodes" when a limit stopped the search
     line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
     # limited: the unsolved moves' estimates are best play over this many tricks
-    # (Bésigue: phase-1 tricks, what follows counted as even; the two-sided card
+    # (Bésigue: phase-1 tricks, what follows guessed from the hands; the two-sided card
     # games: what follows guessed from the hands, solver/leaf.py; Putz and
     # Bassadewitz: shared evenly)
     estimate_tricks: int | None = None
@@ -324,7 +324,7 @@ def analyse(
     `estimates`, every move asked for) each move it left unsolved comes with an
     `estimate` beside its bounds: best play over the next tricks, `estimate_tricks`
     of them, what follows guessed (solver/leaf.py; Putz and Bassadewitz: shared
-    evenly; Bésigue: counted as even); `estimate_unsolved` adds them to a result
+    evenly; Bésigue: `besigue.horizon_guess`); `estimate_unsolved` adds them to a result
     made without them.  Under
     a time limit alone the search stops early enough to leave the estimates a share
     of the time (`ANALYSE_ESTIMATE_SHARE`, at most `ANALYSE_ESTIMATE_TIME`), up to

@@ -729,11 +729,40 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
 # --- the slow reference search --------------------------------------------------------------
 
 
+# What a hand at a trick start is worth for the rest of the deal, in tenths of a point:
+# fitted (least squares, a scratch script) to exact values of 300 played-out deals at
+# 0, 2, 4 and 6 talon cards, where they stood within 1.3 points of one another from 2
+# to 6; leading the trick is worth 5.5 points less than following it.
+LEAF_BRISQUE, LEAF_TRUMP, LEAF_TRUMP_BRISQUE, LEAF_ACE, LEAF_LEAD = 65, 80, 40, 50, -55
+
+
+def horizon_guess(p: BesiguePosition) -> int:
+    """A limited search's guess at what comes after its horizon (a trick start): seat 0's
+    points less seat 1's, from each hand's brisques, trumps (a trump Ace or Ten counts
+    more) and Aces, and who leads; to the nearest 10, within the brisques still to come
+    and the last trick.  The engine's leaf (`horizon_leaf` in solver/_besigue.pyx)."""
+    trump = p.rules.trump_suit
+
+    def worth(hand: Sequence[Copy]) -> int:
+        cards = [c.card for c in hand]
+        return (
+            LEAF_BRISQUE * sum(c.rank in "AT" for c in cards)
+            + LEAF_TRUMP * sum(c.suit == trump for c in cards)
+            + LEAF_TRUMP_BRISQUE * sum(c.suit == trump and c.rank in "AT" for c in cards)
+            + LEAF_ACE * sum(c.rank == "A" for c in cards)
+        )
+
+    tenths = worth(p.hands[0]) - worth(p.hands[1]) + (LEAF_LEAD if p.leader == 0 else -LEAF_LEAD)
+    guess = 10 * ((abs(tenths) + 50) // 100) * (1 if tenths >= 0 else -1)  # halves away from 0
+    still = 10 * sum(c.card.rank in "AT" for hand in p.hands for c in hand) + 10 * sum(c.rank in "AT" for c in p.talon) + 10
+    return max(-still, min(still, guess))
+
+
 class Reference:
     """The slow reference search: plain minimax over `legal_moves` and `play`, every
     position remembered.  Values are future points of seat 0 minus those of seat 1.
     With a `horizon` > 0, play stops at the trick starts with at most that many talon
-    cards, what follows counted as even (the estimate of a limited search)."""
+    cards, what follows guessed by `horizon_guess` (the estimate of a limited search)."""
 
     def __init__(self, horizon: int = 0) -> None:
         self.memo: dict[tuple[Any, ...], int] = {}
@@ -743,7 +772,7 @@ class Reference:
         if p.is_over:
             return 0
         if self.horizon > 0 and not p.trick and p.to_declare is None and len(p.talon) <= self.horizon:
-            return 0
+            return horizon_guess(p)
         key = (p.hands, p.talon, p.trick, p.leader, p.exchanged, p.to_declare)
         if key in self.memo:
             return self.memo[key]

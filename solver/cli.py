@@ -716,7 +716,7 @@ def _line_text(position: AnyPosition, index: int, line: Sequence[str]) -> str:
 def _estimate_text(position: AnyPosition, tricks: int, objective: str | None) -> str:
     """What a result's estimates are: how far they look, how they count what follows."""
     if isinstance(position, BesiguePosition):
-        rest = "what follows counted as even"
+        rest = "what follows guessed from the hands"
     elif tricks >= position.tricks_left:
         rest = "to the end of the deal"
     elif leaf_weights(position.rules) is not None:

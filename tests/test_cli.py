@@ -557,7 +557,7 @@ def test_pretty_shows_the_estimates_of_a_limited_search(tmp_path: Path, capsys: 
     source = str(write_lines(tmp_path / "in.jsonl", [deal]))
     status, out, _ = run(capsys, "analyse", "--pretty", "--time-limit", "0.2", source)
     assert status == 0 and any(line.startswith("  ~: an estimate (not a bound): best play over") for line in out)
-    assert any(line.endswith("what follows counted as even") for line in out)
+    assert any(line.endswith("what follows guessed from the hands") for line in out)
     assert any("~" in line and "[" in line for line in out)  # a move's estimate beside its bounds
     status, out, _ = run(capsys, "hint", "--pretty", "--time-limit", "0.2", source)
     assert status == 0 and any("; estimated " in line for line in out)
