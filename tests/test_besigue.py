@@ -407,3 +407,24 @@ def test_a_limited_search_tries_the_estimates_favourite_first(monkeypatch: pytes
         assert [deepest[m] for m in exact_order] == sorted(deepest.values(), reverse=True)
         reordered += exact_order != passes[-1][0]
     assert reordered  # the legal order was not already the estimates'
+
+
+def test_the_horizon_guess_worked_by_hand() -> None:
+    """What a limited search counts after its horizon (hearts trump, seat 0 to lead).
+
+    Seat 0, HA HT HK CA C7 C8 S7 S8 D7: brisques HA HT CA (3 x 6.5), trumps HA HT HK
+    (3 x 8), trump Ace and Ten (2 x 4 more), Aces HA CA (2 x 5): 61.5. Seat 1, SA ST DT
+    D8 D9 C9 CJ SJ SQ: brisques SA ST DT (3 x 6.5), Ace SA (5): 24.5. Leading costs 5.5:
+    61.5 - 24.5 - 5.5 = 31.5, to the nearest 10: 30 for seat 0. The hands and the lead
+    swapped, -30; the hands alone, 24.5 - 61.5 - 5.5 = -42.5: -40.
+    """
+    from solver.besigue import engine_state, horizon_guess
+    from solver.besigue_solve import besigue_engine
+
+    hands = ["HA HT HK CA C7 C8 S7 S8 D7", "SA ST DT D8 D9 C9 CJ SJ SQ"]
+    engine = besigue_engine(1)
+    for order, leader, want in ((hands, 0, 30), (hands[::-1], 1, -30), (hands[::-1], 0, -40)):
+        position = load_position({"game": "besigue", "trump": "H", "hands": order, "talon": ["DK", "H7"],
+                                  "leader": leader, "tricks": [11, 11]})  # fmt: skip
+        assert horizon_guess(position) == want
+        assert engine.search(engine_state(position), horizon=2)["value"] == want  # the root is at the horizon
