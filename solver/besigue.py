@@ -730,9 +730,10 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
 
 
 # What a hand at a trick start is worth for the rest of the deal, in tenths of a point:
-# fitted (least squares, a scratch script) to exact values of 300 played-out deals at
-# 0, 2, 4 and 6 talon cards, where they stood within 1.3 points of one another from 2
-# to 6; leading the trick is worth 5.5 points less than following it.
+# rounded from least-squares fits (a scratch script) to exact values of 300 played-out
+# deals at 2, 4 and 6 talon cards, which moved by up to 3 points from one depth to the
+# next; leading the trick is worth 5.5 points less than following it (BENCHMARKS.md,
+# "Bésigue estimates").
 LEAF_BRISQUE, LEAF_TRUMP, LEAF_TRUMP_BRISQUE, LEAF_ACE, LEAF_LEAD = 65, 80, 40, 50, -55
 
 
