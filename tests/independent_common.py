@@ -175,6 +175,24 @@ def memo_move_values(
     return {c: running(after) + still_to_come(after) for c, after in ((c, g.play(st, c)) for c in g.moves(st))}
 
 
+def memo_whole_move_values(g: TrickGame, st: State, leaf: Callable[[State], int]) -> dict[str, int]:
+    """`move_values` memoised on whole states (`scored` and `tricks` included), for any
+    value of the final state: fewer positions than `memo_move_values` can share, but no
+    condition on the value."""
+    me = g.side(st.to_move)
+    memo: dict[State, int] = {}
+
+    def value(s: State) -> int:
+        if s.over:
+            return leaf(s)
+        if s not in memo:
+            values = [value(g.play(s, c)) for c in g.moves(s)]
+            memo[s] = max(values) if g.side(s.to_move) == me else min(values)
+        return memo[s]
+
+    return {c: value(g.play(st, c)) for c in g.moves(st)}
+
+
 def position_dict(g: TrickGame, st: State) -> dict[str, Any]:
     """FORMAT.md's hands form of a state."""
     d = g.header()

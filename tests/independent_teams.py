@@ -20,6 +20,7 @@ from tests.independent_common import (
     check_along,
     check_moves,
     memo_move_values,
+    memo_whole_move_values,
     move_values,
     playout,
     plis_legal,
@@ -62,16 +63,23 @@ class TeamGame(TrickGame):
         """The final scores under `objective`; with no contract to settle, the totals themselves."""
         return totals
 
-    def values(self, st: State, objective: str = "score") -> dict[str, int]:
-        """Each legal move's value for the side to move: its final score minus the other team's
+    def leaf(self, me: int, objective: str) -> Callable[[State], int]:
+        """A finished deal's value for team `me`: its final score minus the other team's
         (RULES.md, "Value of a position")."""
-        me = self.side(st.to_move)
 
-        def leaf(end: State) -> int:
+        def value(end: State) -> int:
             f = self.settle(self.final(end), objective)
             return f[me] - f[1 - me]
 
-        return move_values(self, st, leaf)
+        return value
+
+    def values(self, st: State, objective: str = "score") -> dict[str, int]:
+        """Each legal move's value for the side to move."""
+        return move_values(self, st, self.leaf(self.side(st.to_move), objective))
+
+    def whole_memo_values(self, st: State, objective: str = "score") -> dict[str, int]:
+        """`values` by the minimax memoised on whole states: a trick deeper, any objective."""
+        return memo_whole_move_values(self, st, self.leaf(self.side(st.to_move), objective))
 
     def additive_values(self, st: State) -> dict[str, int]:
         """`values` under `raw` (which adds up trick by trick, the sweep bonus at the end), by the

@@ -19,7 +19,8 @@ declarers:
    stake: plis's `analyse` value of every legal move equals our plain minimax, for both
    objectives `score` and `raw`.
    Endgames of 4 and 5 tricks cut from playouts, with the pit at stake too, for `raw` (which adds
-   up trick by trick) against a memoised minimax.
+   up trick by trick) against a memoised minimax; with 4 tricks, `score` too (nat at stake),
+   memoised on whole states.
 3. Complete deals played out to the last trick: given to plis as `deal` + `played` (so it
    adds up the whole deal itself) and in hands form, its value and `points` for the
    forced last trick equal our final scores, for both objectives.
@@ -39,7 +40,17 @@ from typing import Any
 import pytest
 
 from solver import Position, analyse
-from tests.independent_common import SUITS, State, check_along, check_moves, deal_dict, deck, playout, plis_legal, position_dict
+from tests.independent_common import (
+    SUITS,
+    State,
+    check_along,
+    check_moves,
+    deal_dict,
+    deck,
+    playout,
+    plis_legal,
+    position_dict,
+)
 from tests.independent_teams import TeamGame, check_deeper_endgames, endgame_history, filler, swept
 
 # ---------------------------------------------------------------------------
@@ -465,18 +476,25 @@ def test_endgame_values(opts: dict[str, object]) -> None:
 @pytest.mark.parametrize(("rules", "roem_order"), RULES_AND_ORDERS)
 def test_deeper_endgame_values(rules: str, roem_order: str) -> None:
     """Endgames of 4 and 5 tricks, some in the middle of a trick, each also with the pit at
-    stake: the memoised minimax against plis, for `raw` (`score`'s nat does not add up trick
-    by trick)."""
+    stake: the memoised minimax against plis, for `raw`. `score`'s nat does not add up
+    trick by trick: with 4 tricks left it is checked too, with nat also at stake, by a
+    minimax memoised on whole states."""
     rng = random.Random(f"deeper-{rules}-{roem_order}")
     compared = 0
     for i in range(4):
-        g = random_config(rng, {"rules": rules, "roem_order": roem_order, "nat_on_tie": False})
+        g = random_config(rng, {"rules": rules, "roem_order": roem_order, "nat_on_tie": i % 2 == 1})
         left = 5 if i == 0 else 4
         _, _, _, state = checked_playout(rng, g, 32 - 4 * left + rng.choice([0, 0, 1, 2, 3]))
-        side = rng.randrange(2)
-        pts = [0, 0]
-        pts[side] = state.scored[0] + state.scored[1]
-        compared += check_deeper_endgames(g, [state, swept(state, side, (pts[0], pts[1]))], ("raw",))
+        if left == 5:
+            side = rng.randrange(2)
+            pts = [0, 0]
+            pts[side] = state.scored[0] + state.scored[1]
+            compared += check_deeper_endgames(g, [state, swept(state, side, (pts[0], pts[1]))], ("raw",))
+            continue
+        variants = endgame_variants(rng, state, g)  # its own history, the pit and nat at stake
+        compared += check_deeper_endgames(g, variants, ("raw",))
+        for variant in variants:
+            check_moves(position_dict(g, variant), "score", g.whole_memo_values(variant, "score"))
     assert compared > 8
 
 
