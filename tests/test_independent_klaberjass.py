@@ -42,6 +42,7 @@ from tests.independent_common import (
     deal_dict,
     deck,
     memo_move_values,
+    memo_whole_move_values,
     minimax,
     move_values,
     playout,
@@ -307,15 +308,19 @@ def test_whole_two_player_deals(rules: str) -> None:
 @pytest.mark.parametrize("rules", ("seed", "pagat"))
 def test_deeper_four_player_endgames(rules: str) -> None:
     """Four players, endgames of 4 and 5 tricks (some in the middle of a trick, some with
-    `scored` near the bate threshold), against the memoised minimax (`memo_raw_and_score`)."""
+    `scored` near the bate threshold), against the memoised minimax (`memo_raw_and_score`);
+    with 4 tricks, `score` also straight from the settlement, memoised on whole states."""
     rng = random.Random(f"klaberjass-deeper-{rules}")
     for k in range(4):
         g = Klaberjass(4, rules, ("own", "seed")[k % 2], "CSHD"[k], rng.randrange(4))
         deal = random_deal(rng, CARDS, 4, 8)
         path = playout(g, g.start(deal, g.bonuses(deal)), at_random(g, rng))
         cut = rng.choice([s for s, _ in path if s.cards_left == (5 if k == 0 else 4)])
-        check_memo_values(g, cut)
-        check_memo_values(g, near_threshold(g, cut, rng))
+        for st in (cut, near_threshold(g, cut, rng)):
+            check_memo_values(g, st)
+            if k:  # `score` straight from the settlement too, memoised on whole states
+                settled = memo_whole_move_values(g, st, g.leaf(g.side(st.to_move), "score"))
+                check_moves(position_dict(g, st), "score", settled)
 
 
 def sequence_deal(rng: random.Random, players: int) -> list[list[str]]:
