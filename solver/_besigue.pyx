@@ -893,14 +893,18 @@ cdef inline bint tt_lookup(Ctx* c, Key* key, int* alpha, int* beta, int* tt_move
     return False
 
 
+cdef inline int card_points_to_come(Ctx* c, Pos* p) noexcept nogil:
+    """The brisques in the hands and the talon, and the last trick."""
+    return 10 * (popcount(p.hand[0] & BRISQUES) + popcount(p.hand[1] & BRISQUES)) + c.talon_brisques[p.talon_len] + 10
+
+
 cdef inline bint bound_cut(Ctx* c, Pos* p, int alpha, int beta, int* result) noexcept nogil:
     """Cut-off from the points still available to either seat: brisques in hands,
     talon and trick, the last trick, and a bound on the declarations to come."""
     cdef int avail
     if not c.opt_bounds:
         return False
-    avail = 10 * (popcount(p.hand[0] & BRISQUES) + popcount(p.hand[1] & BRISQUES)) + c.talon_brisques[p.talon_len] + 10 \
-        + (brisque(p.trick) if p.trick >= 0 else 0) + declaration_bound(c, p)
+    avail = card_points_to_come(c, p) + (brisque(p.trick) if p.trick >= 0 else 0) + declaration_bound(c, p)
     if avail <= alpha:
         c.bound_cuts += 1
         result[0] = avail
@@ -956,7 +960,7 @@ cdef inline int horizon_leaf(Ctx* c, Pos* p) noexcept nogil:
     tenths = hand_worth(c, p.hand[0]) - hand_worth(c, p.hand[1]) + (-55 if p.leader == 0 else 55)
     # to the nearest multiple of 10 points, halves away from 0 (no division of a negative number)
     v = 10 * ((tenths + 50) // 100) if tenths >= 0 else -10 * ((50 - tenths) // 100)
-    avail = 10 * (popcount(p.hand[0] & BRISQUES) + popcount(p.hand[1] & BRISQUES)) + c.talon_brisques[p.talon_len] + 10
+    avail = card_points_to_come(c, p)
     return max(-avail, min(avail, v))
 
 

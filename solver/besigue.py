@@ -755,7 +755,8 @@ def horizon_guess(p: BesiguePosition) -> int:
 
     tenths = worth(p.hands[0]) - worth(p.hands[1]) + (LEAF_LEAD if p.leader == 0 else -LEAF_LEAD)
     guess = 10 * ((abs(tenths) + 50) // 100) * (1 if tenths >= 0 else -1)  # halves away from 0
-    still = 10 * sum(c.card.rank in "AT" for hand in p.hands for c in hand) + 10 * sum(c.rank in "AT" for c in p.talon) + 10
+    cards = [c.card for hand in p.hands for c in hand] + list(p.talon)
+    still = sum(p.rules.points(c) for c in cards) + LAST_TRICK_BONUS  # brisques still to come and the last trick
     return max(-still, min(still, guess))
 
 
