@@ -284,8 +284,9 @@ def memo_raw_and_score(g: Klaberjass, st: State) -> tuple[dict[str, int], dict[s
 
 def check_memo_values(g: Klaberjass, st: State) -> None:
     raw, score = memo_raw_and_score(g, st)
-    check_moves(position_dict(g, st), "raw", raw)
-    check_moves(position_dict(g, st), "score", score)
+    d = position_dict(g, st)
+    check_moves(d, "raw", raw)
+    check_moves(d, "score", score)
     TALLY.positions += 2
     TALLY.moves += 2 * len(raw)
 

@@ -409,14 +409,18 @@ def test_playouts_legal_moves_and_scores(opts: dict[str, object]) -> None:
         checked_playout(rng, g, 32)
 
 
-def endgame_variants(rng: random.Random, state: State, g: Klaverjas) -> list[State]:
-    """The cut position with its own history, plus variants that put pit and nat at stake."""
-    out = [state]
-    # pit at stake: one side took every trick so far (it then has everything scored so far)
+def pit_at_stake(rng: random.Random, state: State) -> State:
+    """The same cards with one side, at random, having taken every trick so far (and so
+    everything scored so far)."""
     side = rng.randrange(2)
     pts = [0, 0]
     pts[side] = state.scored[0] + state.scored[1]
-    out.append(swept(state, side, (pts[0], pts[1])))
+    return swept(state, side, (pts[0], pts[1]))
+
+
+def endgame_variants(rng: random.Random, state: State, g: Klaverjas) -> list[State]:
+    """The cut position with its own history, plus variants that put pit and nat at stake."""
+    out = [state, pit_at_stake(rng, state)]
     # nat at stake: shift `scored` so that the raw best line ends in a tie, or near one
     d = g.declarer % 2
     v = g.values(replace(state, scored=(0, 0)), "raw")
@@ -486,10 +490,7 @@ def test_deeper_endgame_values(rules: str, roem_order: str) -> None:
         left = 5 if i == 0 else 4
         _, _, _, state = checked_playout(rng, g, 32 - 4 * left + rng.choice([0, 0, 1, 2, 3]))
         if left == 5:
-            side = rng.randrange(2)
-            pts = [0, 0]
-            pts[side] = state.scored[0] + state.scored[1]
-            compared += check_deeper_endgames(g, [state, swept(state, side, (pts[0], pts[1]))], ("raw",))
+            compared += check_deeper_endgames(g, [state, pit_at_stake(rng, state)], ("raw",))
             continue
         variants = endgame_variants(rng, state, g)  # its own history, the pit and nat at stake
         compared += check_deeper_endgames(g, variants, ("raw",))
