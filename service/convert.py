@@ -22,6 +22,7 @@ from solver.errors import (
     PlisError,
     PositionError,
     UnknownGameError,
+    key_field,
     parse_json,
     unknown_keys,
 )
@@ -89,7 +90,7 @@ def position_from_dict(data: Mapping[str, Any]) -> pb.Position:
     """
     unknown = unknown_keys(data, FORMAT_FIELDS)
     if unknown:
-        raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
+        raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
     name = "game"
     try:
         message = pb.Position(game=data.get("game", ""))

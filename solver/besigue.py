@@ -28,6 +28,7 @@ from .errors import (
     PositionError,
     ended_deal_side,
     ints_per_side,
+    key_field,
     parse_json,
     unknown_keys,
 )
@@ -147,7 +148,7 @@ class BesiguePosition:
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
         unknown = unknown_keys(data, KNOWN_FIELDS)
         if unknown:
-            raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
+            raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
         for other in ("declarer", "taker"):
             if other in data:
                 raise PositionError(other, f"besigue has no {other}")

@@ -25,6 +25,15 @@ def shown(value: Any) -> str:
         return "an integer of thousands of digits"
 
 
+def key_field(key: Any, within: str = "") -> str:
+    """The field path of an object's key, `within.key`. A key that would not read as one
+    name (empty, spaces, a dot, a bracket) is written as JSON: `options.""`, `"trump "`."""
+    text = str(key)
+    if not text or any(ch.isspace() or not ch.isprintable() or ch in '."[]' for ch in text):
+        text = json.dumps(text)
+    return f"{within}.{text}" if within else text
+
+
 class PlisError(ValueError):
     """Base class: bad input. ``field`` names the part of the input at fault."""
 

@@ -19,6 +19,7 @@ from .errors import (
     PositionError,
     ended_deal_side,
     ints_per_side,
+    key_field,
     parse_json,
     unknown_keys,
 )
@@ -67,7 +68,7 @@ class Position:
             raise PositionError("game", "a Bésigue position is a solver.BesiguePosition (or use solver.load_position)")
         unknown = unknown_keys(data, KNOWN_FIELDS)
         if unknown:
-            raise PositionError(unknown[0], f"unknown field {unknown[0]!r}")
+            raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
         options = game.check_options(data.get("options", {}))
         trump = _trump(game, data.get("trump"))
         contract_seat = None

@@ -628,7 +628,7 @@ def test_a_pretty_report_writes_a_field_no_encoding_can(tmp_path: Path) -> None:
     source = write_lines(tmp_path / "in.jsonl", ['{"game": "belote", "\\ud800": 1}', EXAMPLE])
     done = subprocess.run([*PLIS, "hint", "--pretty", str(source)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "line 1: error in \\ud800: unknown field" in done.stdout and "play S8: value -96" in done.stdout
+    assert 'line 1: error in "\\ud800": unknown field' in done.stdout and "play S8: value -96" in done.stdout
 
 
 def test_a_lone_carriage_return_does_not_end_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

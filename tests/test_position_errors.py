@@ -17,7 +17,7 @@ from solver.errors import (
     PositionError,
     UnknownGameError,
 )
-from solver.position import Position
+from solver.position import Position, load_position
 
 from .test_features import deal_of
 
@@ -424,6 +424,24 @@ def test_keys_that_are_not_strings_are_named_as_text() -> None:
         with pytest.raises(PositionError, match="unknown field") as info:
             Position.from_dict(data)
         assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"": 1}, '""'),
+        ({"trump ": "H"}, '"trump "'),
+        ({"a.b": 1}, '"a.b"'),
+        ({"options": {"": 1}}, 'options.""'),
+        ({"options": {"rules ": "amsterdam"}}, 'options."rules "'),
+    ],
+)
+def test_an_unknown_key_that_is_not_one_name_is_named_as_json(data: dict[str, Any], field: str) -> None:
+    """An empty key gave an error with an empty field (found by a coverage-guided fuzzer),
+    which reads as no field at all; a key with a space or a dot read as another path."""
+    with pytest.raises(PlisError, match="unknown field|has no option") as info:
+        load_position({"game": "klaverjas", "trump": "H", "declarer": 0, "hands": deal_of("klaverjas", 1, "H"), **data})
+    assert info.value.field == field
 
 
 def test_an_error_does_not_repeat_megabytes_of_input() -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..cards import SUITS, Card, deck
-from ..errors import VALUE_LIMIT, OptionError, PositionError
+from ..errors import VALUE_LIMIT, OptionError, PositionError, key_field
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Rules:
         for key, value in options.items():
             if key not in known:
                 listed = ", ".join(known) or "none"
-                raise OptionError(f"options.{key}", f"{cls.name} has no option {key!r} (its options: {listed})")
+                raise OptionError(key_field(key, "options"), f"{cls.name} has no option {key!r} (its options: {listed})")
             result[key] = known[key].check(cls.name, value)
         return result
 
