@@ -28,12 +28,12 @@ from .test_features import deal_of, playout
 MUTATIONS = 4000
 JUNK: list[Any] = [
     None, True, False, 0, -1, 1, 3, 99, 10**12, -(10**12), 1.5, "", "x", "H", "obenabe", "HJ", "HJ HJ", "ZZ",
-    "H10", "S6", "♥J", [], [None], [[]], {}, {"a": 1}, ["HJ"], [0, 0], [0, 0, 0, 0, 0], [-1, 5], ["HJ H9", "", "", ""],
+    "H10", "S6", "♥J", [], [None], [[]], {}, {"a": 1}, {"": 1}, ["HJ"], [0, 0], [0, 0, 0, 0, 0], [-1, 5], ["HJ H9", "", "", ""],
     "\x00", [1.5, 2], [True, False],
 ]  # fmt: skip
 FIELDS = [
     "options", "trump", "leader", "scored", "tricks", "objective", "deal", "played", "declarer", "taker", "talon",
-    "melded", "sevens", "exchanged", "dealer", "to_declare", "hands", "trick", "unknown",
+    "melded", "sevens", "exchanged", "dealer", "to_declare", "hands", "trick", "unknown", "", "trump ",
 ]  # fmt: skip
 TOKENS = ["HJ", "S6", "CA", "D7", "X9", "HT", "H10", "hj"]
 
