@@ -191,6 +191,22 @@ def test_an_unknown_lever_is_told_with_the_names_it_is_near() -> None:
         analyse(LATE, engine_options={"zzz": 0})
 
 
+def test_levers_for_a_besigue_position_are_refused() -> None:
+    """The levers are the card-game engine's: the Bésigue search has none to switch."""
+    with pytest.raises(OptionError, match="the Bésigue search has no levers") as info:
+        analyse(random_position(random.Random(5), 0), engine_options={"lead_killers": 0})
+    assert info.value.field == "engine_options"
+
+
+def test_a_card_played_after_the_last_trick_is_refused() -> None:
+    over = Position.from_dict(LATE_DEAL)
+    while not over.is_over:
+        over = over.play(over.legal_moves()[0])
+    with pytest.raises(IllegalMoveError, match="HJ: the deal is over") as info:
+        over.play("HJ", "played", 32)
+    assert (info.value.field, info.value.index) == ("played", 32)
+
+
 def test_results_that_differ_are_not_equal() -> None:
     assert verify_puzzle(LATE, {"best": ["D9"]}) != verify_puzzle(LATE, {"best": ["D7"], "unique": True})
     # the same objective, exact both: only the cards differ (the last four, or the last three)
