@@ -769,10 +769,6 @@ def _at_best(pos: AnyPosition, move: MoveValue) -> int:
 
 def _claimed_moves(pos: AnyPosition, claim: Claim) -> tuple[str, ...]:
     """The claimed moves, each once, as the legal moves they name."""
-    if isinstance(pos, BesiguePosition):
-        for i, token in enumerate(claim.best):
-            if not isinstance(token, str):
-                raise ClaimError(f"claim.best[{i}]", f"a move must be a string, got {token!r}")
     return tuple(dict.fromkeys(str(move) for move in named_moves(pos, claim.best, "claim.best")))
 
 

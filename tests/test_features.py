@@ -34,6 +34,7 @@ from solver.compile import static_bounds
 from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
 
+from .besigue_random import random_position as besigue_random_position
 from .helpers import make_rules, random_deal
 
 # FORMAT.md's example: seat 1 must play S8 (value -96); ST gives -116
@@ -642,6 +643,24 @@ def test_puzzle_lines_in_both_shapes() -> None:
     with pytest.raises(PositionError) as info:
         puzzle_from_dict({"position": EXAMPLE, "claim": {"value": 1}, "extra": 1})
     assert info.value.field == "extra"
+    for line, field in (([EXAMPLE], "puzzle"), ({"position": [EXAMPLE], "claim": {"value": 1}}, "position")):
+        with pytest.raises(PositionError, match="must be a JSON object, got list") as info:
+            puzzle_from_dict(line)
+        assert info.value.field == field
+
+
+def test_besigue_errors_of_a_trump_table_and_a_claim() -> None:
+    """Bésigue has no trump table (its trump is the retourne's suit), and a claimed
+    move must be a string (a declaration is written as text), a Claim's too."""
+    position = besigue_random_position(random.Random(3), 4)
+    with pytest.raises(PositionError, match="there is no trump table") as info:
+        trump_table(position.to_dict())
+    assert info.value.field == "game"
+    best = str(position.legal_moves()[0])
+    for claim in ({"best": [best, 7]}, Claim(best=(best, 7))):  # type: ignore[arg-type]
+        with pytest.raises(ClaimError, match=r"must be a list of moves, got \[.*, 7\]") as claim_info:
+            verify_puzzle(position, claim)
+        assert claim_info.value.field == "claim.best"
 
 
 def test_hint_takes_an_objective_as_analyse_does() -> None:
