@@ -146,12 +146,12 @@ class BesiguePosition:
     def from_dict(cls, data: Any) -> BesiguePosition:
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+        for other in ("declarer", "taker"):  # the other games' fields: said so, not just unknown
+            if other in data:
+                raise PositionError(other, f"besigue has no {other}")
         unknown = unknown_keys(data, KNOWN_FIELDS)
         if unknown:
             raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
-        for other in ("declarer", "taker"):
-            if other in data:
-                raise PositionError(other, f"besigue has no {other}")
         options = Besigue.check_options(data.get("options", {}))
         trump = data.get("trump")
         if trump is None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from solver import analyse
+from solver import analyse, analyse_play
 from solver.besigue import BesiguePosition
 from solver.errors import CardError, DuplicateCardError, IllegalMoveError, OptionError, PositionError
 
@@ -418,6 +418,13 @@ BAD = [
     ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "tricks": [11, 11]}, PositionError, "talon"),
     ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11], "declarer": 0},
      PositionError, "declarer"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11],
+      "melded": [[{"card": "HK", "kinds": []}], []]}, PositionError, "melded[0][0].kinds"),
+    ({"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11],
+      "melded": [[{"card": "HK", "kinds": ["marriage", "marriage"]}], []]}, PositionError, "melded[0][0].kinds"),
+    ({"hands": [FILLER0, FILLER1], "talon": ["C8", "H9"], "tricks": [12, 11], "to_declare": 1, "leader": 0},
+     PositionError, "leader"),
+    ({"played": ["HK"]}, PositionError, "deal"),
 ]
 
 
@@ -426,6 +433,26 @@ def test_bad_positions_name_the_field(fields: dict[str, Any], error: type[Except
     with pytest.raises(error) as caught:
         besigue(**fields)
     assert caught.value.field == field  # type: ignore[attr-defined]
+
+
+def test_what_besigue_does_not_have_or_take_is_said() -> None:
+    """The messages of errors that only Bésigue gives (the field alone is checked above)."""
+    hands = {"hands": [FILLER0 + " HK", FILLER1 + " HQ"], "talon": ["C8", "H9"], "tricks": [11, 11]}
+    for other in ("declarer", "taker"):  # were "unknown field": the other games' fields
+        with pytest.raises(PositionError, match=f"^{other}: besigue has no {other}$"):
+            besigue(**hands, **{other: 0})
+    position = besigue(**hands)
+    with pytest.raises(PositionError, match="^objective: besigue objectives are score, raw, got 'points'$"):
+        position.with_objective("points")
+    with pytest.raises(IllegalMoveError, match="^move: a move must be a string, got 8$"):
+        position.play(8)  # type: ignore[arg-type]
+    with pytest.raises(PositionError, match="^deal: play analysis needs a position given as deal, talon and played$"):
+        analyse_play(position)
+    over = besigue(hands=["", "C8"], talon=[], tricks=[20, 11], trick=["C7"], leader=0)
+    over = over.play("C8")
+    assert over.is_over
+    with pytest.raises(IllegalMoveError, match="^move: HJ: the deal is over$"):
+        over.play("HJ")
 
 
 # --- analysis -----------------------------------------------------------------------------------
