@@ -200,9 +200,9 @@ def _path_of_twice(data: Any) -> tuple[str, str]:
     while stack:
         path, item = stack.pop()
         if isinstance(item, _Twice):
-            return (f"{path}.{item.key}" if path else item.key), item.key
+            return key_field(item.key, path), item.key
         if isinstance(item, dict):
-            stack.extend((f"{path}.{key}" if path else key, value) for key, value in reversed(item.items()))
+            stack.extend((key_field(key, path), value) for key, value in reversed(item.items()))
         elif isinstance(item, list):
             stack.extend((f"{path}[{i}]", value) for i, value in reversed(list(enumerate(item))))
     raise AssertionError("a repeated key was seen but not found")

@@ -358,6 +358,20 @@ def test_a_key_given_twice_is_a_position_error_naming_where_it_stands(text, fiel
     assert info.value.field == field
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "field"),
+    [
+        ('{"game": "belote", "": 1, "": 2}', "", '""'),  # was an empty field
+        ('{"game": "jass", "options": {"": 0, "": 1}}', "", 'options.""'),
+        ('{"game": "jass", "a b": {"x": 1, "x": 2}}', "x", '"a b".x'),
+    ],
+)
+def test_a_key_given_twice_that_is_not_one_name_is_named_as_json(text: str, key: str, field: str) -> None:
+    with pytest.raises(PositionError, match=re.escape(f"the key {key!r} appears twice")) as info:
+        Position.from_json(text)
+    assert info.value.field == field
+
+
 def test_an_engine_or_positions_of_the_wrong_kind_are_option_errors() -> None:
     from solver import BesigueEngine, analyse, analyse_many, analyse_play, hint
 
