@@ -128,7 +128,11 @@ def mutate_json(data: bytes, max_size: int, seed: int) -> bytes:
         return atheris.Mutate(data, max_size)
     if not isinstance(value, dict) or rng.random() < 0.1:
         return atheris.Mutate(data, max_size)
-    return json.dumps(mutate(value, rng)).encode()[:max_size]
+    text = json.dumps(mutate(value, rng))
+    if value and rng.random() < 0.05:  # a key given twice (JSON text only: a dict cannot hold it)
+        key = rng.choice(list(value))
+        text = "{" + json.dumps({key: junk(rng)})[1:-1] + ", " + text[1:]
+    return text.encode()[:max_size]
 
 
 def lines_target() -> Any:
