@@ -22,9 +22,8 @@ from solver.errors import (
     PlisError,
     PositionError,
     UnknownGameError,
-    key_field,
     parse_json,
-    unknown_keys,
+    refuse_unknown_keys,
 )
 from solver.features import (
     Claim,
@@ -88,9 +87,7 @@ def position_from_dict(data: Mapping[str, Any]) -> pb.Position:
     Only the shape is checked here (a field the format does not have, a value the
     message cannot carry); the server validates the position itself.
     """
-    unknown = unknown_keys(data, FORMAT_FIELDS)
-    if unknown:
-        raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
+    refuse_unknown_keys(data, FORMAT_FIELDS)
     name = "game"
     try:
         message = pb.Position(game=data.get("game", ""))

@@ -28,9 +28,8 @@ from .errors import (
     PositionError,
     ended_deal_side,
     ints_per_side,
-    key_field,
     parse_json,
-    unknown_keys,
+    refuse_unknown_keys,
 )
 from .games.besigue import (
     FOUR_KIND,
@@ -149,9 +148,7 @@ class BesiguePosition:
         for other in ("declarer", "taker"):  # the other games' fields: said so, not just unknown
             if other in data:
                 raise PositionError(other, f"besigue has no {other}")
-        unknown = unknown_keys(data, KNOWN_FIELDS)
-        if unknown:
-            raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
+        refuse_unknown_keys(data, KNOWN_FIELDS)
         options = Besigue.check_options(data.get("options", {}))
         trump = data.get("trump")
         if trump is None:

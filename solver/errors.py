@@ -151,11 +151,16 @@ class PositionError(PlisError):
     reason = "INVALID_POSITION"
 
 
-def unknown_keys(data: Mapping[Any, Any], known: Iterable[str]) -> list[str]:
-    """The keys of `data` not in `known`, as text, sorted (a dict built in Python
-    may have keys that are not strings: the error names them all the same)."""
+def refuse_unknown_keys(
+    data: Mapping[Any, Any], known: Iterable[str], error: type[PlisError] = PositionError, within: str = "", told: str = ""
+) -> None:
+    """An `error` naming the first key of `data` (as text, sorted: a dict built in Python
+    may have keys that are not strings) not in `known`, its path `within.key`; `told`
+    is added to the message."""
     known = set(known)
-    return sorted(str(key) for key in data if key not in known)
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        raise error(key_field(unknown[0], within), f"unknown field {unknown[0]!r}{told}")
 
 
 class DuplicateKeyError(ValueError):

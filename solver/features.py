@@ -43,7 +43,7 @@ from .analysis import (
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import VALUE_REACH, OptionError, PlisError, PositionError, key_field, parse_json, unknown_keys
+from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json, refuse_unknown_keys
 from .games import game_of
 from .position import AnyPosition, Position, load_position
 
@@ -584,9 +584,7 @@ class Claim:
             data = {k: v for k, v in given.items() if v is not None and v != ()}
         if not isinstance(data, Mapping):
             raise ClaimError(name, f"must be an object with best and/or value, got {type(data).__name__}")
-        unknown = unknown_keys(data, ("best", "value", "unique"))
-        if unknown:
-            raise ClaimError(key_field(unknown[0], name), f"unknown field {unknown[0]!r} (a claim has best, value, unique)")
+        refuse_unknown_keys(data, ("best", "value", "unique"), ClaimError, name, " (a claim has best, value, unique)")
         # a field given as null (or best as []) claims nothing: an error, not silently
         # read as left out, since the puzzle meant to claim something there
         best = data.get("best", ())
@@ -782,9 +780,7 @@ def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:
         raise ClaimError("claim", "required: what the puzzle claims (best and/or value)")
     nested = "position" in data
     if nested:
-        extra = unknown_keys(data, ("position", "claim"))
-        if extra:
-            raise PositionError(key_field(extra[0]), f"unknown field {extra[0]!r} (a puzzle has position and claim)")
+        refuse_unknown_keys(data, ("position", "claim"), told=" (a puzzle has position and claim)")
         fields = data["position"]
         if not isinstance(fields, Mapping):
             raise PositionError("position", f"must be a JSON object, got {type(fields).__name__}")

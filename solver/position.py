@@ -19,9 +19,8 @@ from .errors import (
     PositionError,
     ended_deal_side,
     ints_per_side,
-    key_field,
     parse_json,
-    unknown_keys,
+    refuse_unknown_keys,
 )
 from .games import Rules, game_of
 from .games.jass import Putz
@@ -66,9 +65,7 @@ class Position:
         game = game_of(data)
         if game.name == "besigue":
             raise PositionError("game", "a Bésigue position is a solver.BesiguePosition (or use solver.load_position)")
-        unknown = unknown_keys(data, KNOWN_FIELDS)
-        if unknown:
-            raise PositionError(key_field(unknown[0]), f"unknown field {unknown[0]!r}")
+        refuse_unknown_keys(data, KNOWN_FIELDS)
         options = game.check_options(data.get("options", {}))
         trump = _trump(game, data.get("trump"))
         contract_seat = None
