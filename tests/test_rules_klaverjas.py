@@ -315,6 +315,36 @@ def test_four_jacks_are_200_roem():
     assert values(raw) == engine_values(raw) == {"SJ": -196}
 
 
+def test_a_defender_hands_the_declarers_roem_when_they_go_nat_anyway():
+    """Seat 1, a defender, answers the declarers' SK with SQ or SA (found by a black-box
+    audit in the fiftieth session).  SQ: SK takes SK SQ SJ S7 (4 + 3 + 2 + 0 = 9) with
+    K Q J, 20 roem: 20 + 9 + 20 = 49; the last trick, C7 SA D7 H7, goes to the trump H7
+    (11 + 10 last = 21): 121.  SA: SA takes SK SA SJ S7 (17), no run: 117; the last
+    trick, SQ D7 H7 C7, to H7 (3 + 10 = 13): 130 against 20.  Both are nat, so the
+    defenders score both totals: 170 after SQ, 150 after SA.  raw would pick SA
+    (121 - 49 = 72 against 130 - 20 = 110): the roem is worth giving when it comes back."""
+    fields = {"trump": "H", "declarer": 0, "hands": ["C7", "SQ SA", "SJ D7", "S7 H7"], "trick": ["SK"],
+              "leader": 0, "tricks": [3, 3], "scored": [20, 100]}
+    pos = position("klaverjas", **fields)
+    assert values(pos) == engine_values(pos) == {"SQ": 170, "SA": 150}
+    raw = position("klaverjas", objective="raw", **fields)
+    assert values(raw) == engine_values(raw) == {"SQ": 72, "SA": 110}
+
+
+def test_a_declarer_going_nat_keeps_the_roem_from_the_defenders():
+    """The mirror (the same audit): seat 1 declares, 20 against 150, and answers SQ.
+    S7: SQ takes SQ S7 SJ S8 (5, no run): 155; the last trick, C7 SK D7 H7, to H7
+    (4 + 10 = 14): 34.  SK: SK takes SQ SK SJ S8 (9) with J Q K, 20 roem: 49; the last,
+    S7 D7 H7 C7, to H7 (10): 59 against 150.  Both nat: the defenders score 189 after
+    S7, 209 after SK, so S7 (-189) is best; raw would pick SK (-91 against -121)."""
+    fields = {"trump": "H", "declarer": 1, "hands": ["C7", "SK S7", "SJ D7", "S8 H7"], "trick": ["SQ"],
+              "leader": 0, "tricks": [3, 3], "scored": [150, 20]}
+    pos = position("klaverjas", **fields)
+    assert values(pos) == engine_values(pos) == {"S7": -189, "SK": -209}
+    raw = position("klaverjas", objective="raw", **fields)
+    assert values(raw) == engine_values(raw) == {"S7": -121, "SK": -91}
+
+
 def test_pit_and_nat_on_tie():
     # SA takes the last trick, 21: the declarer's side 1 takes every trick, 162 and 100 for the pit
     pit = position("klaverjas", trump="H", declarer=1, hands=["S7", "SA", "S9", "C8"], tricks=[0, 7], scored=[0, 141])
