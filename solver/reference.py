@@ -77,9 +77,14 @@ def reference_values(position: Position, horizon: int | None = None) -> dict[Car
             return scored[side] - scored[1 - side] + (rest_guess(rules, hands, leader, side, tricks, rest) or 0)
         if state in memo:
             return memo[state]
-        values = [value(play(state, card)) for card in legal(state)]
         ours = rules.side_of((leader + len(trick)) % n) == side
-        result = max(values, key=preference) if ours else min(values, key=preference)
+        values = (value(play(state, card)) for card in legal(state))
+        if objective in ("all_tricks", "pomme"):
+            # a yes/no value: the best of them is any() for the side, all() against it,
+            # which stop at the first card that decides (Putz's pomme took minutes)
+            result: Value = any(values) if ours else all(values)
+        else:
+            result = max(values, key=preference) if ours else min(values, key=preference)
         memo[state] = result
         return result
 
