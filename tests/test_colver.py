@@ -19,9 +19,9 @@ pytest.importorskip("colver", reason="colver (in the dev extra) is not installed
 
 def test_complete_deals_get_colvers_value_for_every_first_card() -> None:
     out = io.StringIO()
-    assert compare(40, 8, False, out) == 0, out.getvalue()
+    assert compare(100, 8, False, out) == 0, out.getvalue()
     assert "deals whose values differ: 0" in out.getvalue()
-    assert out.getvalue().count(" ok\n") == 40
+    assert out.getvalue().count(" ok\n") == 100
 
 
 def test_positions_along_random_play_get_colvers_values() -> None:
@@ -30,7 +30,7 @@ def test_positions_along_random_play_get_colvers_values() -> None:
     rng = random.Random("colver-midgame")
     engine = Engine(8)
     compared = 0
-    for deal in deals("belote", 80, seed=11):
+    for deal in deals("belote", 200, seed=11):
         played = []
         position = Position.from_dict(deal)
         for _ in range(rng.randint(1, 27)):
@@ -43,10 +43,10 @@ def test_positions_along_random_play_get_colvers_values() -> None:
         theirs, _ = colver_values(colver_env(deal, played))
         assert ours == theirs, (deal, played)
         compared += len(ours)
-    assert compared > 80
+    assert compared > 200
 
 
 def test_legal_cards_and_endgame_values_agree_with_colver_along_random_play() -> None:
     out = io.StringIO()
     assert check_rules(30, 5, out) == 0, out.getvalue()
-    assert "30 deals" in out.getvalue() and " 0 differences" in out.getvalue()
+    assert "30 deals, 960 positions with legal cards compared, 30 values against the reference, 0 differences" in out.getvalue()
