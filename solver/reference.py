@@ -2,8 +2,9 @@
 
 Written apart from the engine, so that the tests can hold the engine against it.  It
 uses only the game's `Rules` (legal cards, trick winner, trick value, settlement),
-walks every line, remembers positions it has already valued (keyed on the whole
-state) and values each legal move of the root for the side to move.
+walks every line (for a yes/no value, until a card decides it), remembers positions
+it has already valued (keyed on the whole state) and values each legal move of the
+root for the side to move.
 """
 
 from __future__ import annotations
