@@ -22,6 +22,7 @@ from .errors import (
     shown,
     table_megabytes,
 )
+from .games.base import YES_NO_OBJECTIVES
 from .position import AnyPosition, Position, load_position
 
 if TYPE_CHECKING:  # the compiled engines' stubs; at run time imported where used
@@ -850,7 +851,7 @@ def has_transform(pos: AnyPosition) -> bool:
     """Whether the objective is a many-to-one function of what the engine computes."""
     if isinstance(pos, BesiguePosition):
         return False
-    return pos.objective in ("all_tricks", "pomme") or (pos.objective == "score" and pos.rules.name == "klaberjass")
+    return pos.objective in YES_NO_OBJECTIVES or (pos.objective == "score" and pos.rules.name == "klaberjass")
 
 
 def move_key(pos: AnyPosition, move: Any) -> Any:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import RANKS, Card
-from .games.base import Rules
+from .games.base import YES_NO_OBJECTIVES, Rules
 from .games.jass import Putz
 from .games.klaverjas import FOUR_OF_A_KIND
 from .leaf import leaf_weights
@@ -398,7 +398,7 @@ def settled_guess(pos: Position, diff: int) -> int:
 def static_bounds(pos: Position) -> tuple[int, int]:
     """Bounds on any move's value that need no search (for moves a limit left unsolved)."""
     rules = pos.rules
-    if pos.objective in ("all_tricks", "pomme"):
+    if pos.objective in YES_NO_OBJECTIVES:
         return (0, 1)
     reach = pos.points_to_come + (most_roem_to_come(pos) if rules.has_roem else 0)
     holder, sure = sure_points(pos)

@@ -45,6 +45,7 @@ from .besigue import BesiguePosition
 from .cards import Card, format_cards
 from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json, refuse_unknown_keys
 from .games import game_of
+from .games.base import YES_NO_OBJECTIVES
 from .position import AnyPosition, Position, load_position
 
 Solve = Callable[..., Result]  # called as analyse(position, time_limit=, node_limit=, engine=, exact_moves=)
@@ -696,7 +697,7 @@ def verify_puzzle(
     claim = Claim.from_dict(claim)
     check_solve(solve)
     claimed_cards = _claimed_moves(pos, claim)
-    yes_no = pos.objective in ("all_tricks", "pomme")
+    yes_no = pos.objective in YES_NO_OBJECTIVES
     if claim.value is not None and isinstance(claim.value, bool) != yes_no:
         kind = "true or false" if yes_no else "a number"
         raise ClaimError("claim.value", f"the {pos.objective} objective's value is {kind}, got {claim.value!r}")

@@ -10,6 +10,7 @@ root for the side to move.
 from __future__ import annotations
 
 from .cards import Card
+from .games.base import YES_NO_OBJECTIVES
 from .games.jass import Putz
 from .leaf import rest_guess
 from .position import Position
@@ -80,7 +81,7 @@ def reference_values(position: Position, horizon: int | None = None) -> dict[Car
             return memo[state]
         ours = rules.side_of((leader + len(trick)) % n) == side
         values = (value(play(state, card)) for card in legal(state))
-        if objective in ("all_tricks", "pomme"):
+        if objective in YES_NO_OBJECTIVES:
             # a yes/no value: the best of them is any() for the side, all() against it,
             # which stop at the first card that decides (Putz's pomme took minutes)
             result: Value = any(values) if ours else all(values)

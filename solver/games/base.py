@@ -38,6 +38,9 @@ class Option:
         raise OptionError(field, f"{game} option {self.name} must be one of {shown}, got {value!r}")
 
 
+# The objectives whose value is true or false (RULES.md, "Value of a position").
+YES_NO_OBJECTIVES = ("all_tricks", "pomme")
+
 # Play-rule kinds; the engine has the same numbers (solver/_engine.pyx).
 FREE, JASS, ROTTERDAM, AMSTERDAM, KLAVERJAS_SEED, BELOTE = range(6)
 
