@@ -6,13 +6,26 @@ put outputs into a comparable form (canonical card strings).
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import shutil
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from solver.cards import Card, format_cards, parse_cards
 from solver.games import Rules, get_game
 from solver.position import Position
 from solver.reference import reference_values
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_git_checkout = pytest.mark.skipif(
+    shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout"
+)
+needs_colver = pytest.mark.skipif(
+    importlib.util.find_spec("colver") is None, reason="colver (in the dev and bench extras) is not installed"
+)
 
 
 def cards(text: str) -> list[Card]:

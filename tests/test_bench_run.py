@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -10,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.run import goal_lines, main, paced, print_rows, yardstick, yardstick_line
+
+from .helpers import needs_colver
 
 
 def test_a_run_prints_the_sets_row_and_writes_the_json(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -32,7 +33,7 @@ def test_no_yardstick_when_asked_for_none() -> None:
     )
 
 
-@pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
+@needs_colver
 def test_the_yardstick_times_colver_in_a_child_process() -> None:
     ms, why = yardstick(2)
     assert ms is not None and 0.0 < ms < 60_000.0 and why == ""
@@ -89,7 +90,7 @@ def test_pacing_needs_colver(monkeypatch: pytest.MonkeyPatch, capfd: pytest.Capt
     assert "--pace: colver is not installed" in capfd.readouterr().err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
+@needs_colver
 def test_the_pacer_times_colver_deal_by_deal_in_a_child_process() -> None:
     from benchmarks.run import Pacer
 

@@ -3,7 +3,6 @@ that compute what they say, and bad arguments refused before any work, by name."
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +27,8 @@ from benchmarks import (
     vs_colver,
 )
 from benchmarks.deals import DEAL_SETS
+
+from .helpers import needs_colver
 
 
 def refused(main: Callable[[list[str]], Any], argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -119,7 +120,7 @@ def test_the_warm_up_keeps_no_idle_table_in_the_process(monkeypatch: pytest.Monk
     assert run.main(["--games", "belote", "--deals", "1", "--quiet", "--yardstick", "0", "--no-value-only"]) == 0
 
 
-@pytest.mark.skipif(importlib.util.find_spec("colver") is None, reason="colver (the bench extra) is not installed")
+@needs_colver
 def test_vs_colver_builds_its_table_before_the_first_timed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 

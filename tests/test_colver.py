@@ -8,13 +8,13 @@ from __future__ import annotations
 import io
 import random
 
-import pytest
-
 from benchmarks.deals import deals
 from benchmarks.vs_colver import check_rules, colver_env, colver_values, compare, our_values
 from solver import Position
 
-pytest.importorskip("colver", reason="colver (in the dev extra) is not installed")
+from .helpers import needs_colver
+
+pytestmark = needs_colver
 
 
 def test_complete_deals_get_colvers_value_for_every_first_card() -> None:

@@ -3,19 +3,17 @@ benchmarks/oracles.py): their patches still apply, and a normal build is refused
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from benchmarks import cut_counts, oracles
 
-ROOT = Path(__file__).resolve().parent.parent
+from .helpers import ROOT, needs_git_checkout
 
 
-@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout")
+@needs_git_checkout
 @pytest.mark.parametrize("patch", ["benchmarks/cut_counts.patch", "benchmarks/oracles.patch"])
 def test_the_patch_still_applies_to_the_engine(patch: str) -> None:
     check = subprocess.run(["git", "apply", "--check", patch], cwd=ROOT, capture_output=True, text=True)

@@ -10,14 +10,13 @@ import sys
 import tarfile
 from pathlib import Path
 
-import pytest
+from .helpers import ROOT, needs_git_checkout
 
-ROOT = Path(__file__).resolve().parent.parent
 NOT_SHIPPED = {".ci/run", ".gitignore"}  # CI's script and git's own file
 GENERATED = {"PKG-INFO", "setup.cfg", "solver/_engine.c", "solver/_besigue.c"}
 
 
-@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout")
+@needs_git_checkout
 def test_the_source_distribution_holds_every_tracked_file(tmp_path: Path) -> None:
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     tracked = {name for name in listed.splitlines() if (ROOT / name).is_file()}  # a file deleted but not committed
