@@ -21,9 +21,9 @@ from solver import OptionError, Position, analyse, analyse_play, trump_table, ve
 from solver.cli import main
 
 from .besigue_random import random_deal
+from .helpers import ROOT
 from .test_features import EXAMPLE, deal_of, playout
 
-ROOT = Path(__file__).resolve().parent.parent
 PLIS = [sys.executable, "-c", "import sys; from solver.cli import main; sys.exit(main())"]  # the command, run from ROOT
 SECOND = {**EXAMPLE, "options": {"rules": "rotterdam"}}
 BAD_CARD = {**EXAMPLE, "hands": ["HJ H9 SX", "ST S8 CK D8", "H7 SK CQ DA", "HT S9 C8 DK"]}

@@ -14,9 +14,9 @@ from solver.analysis import Hint, MoveValue, Result
 from solver.cli import build_parser, main, pretty_hint, pretty_result, pretty_trumps
 from solver.features import TrumpEntry, TrumpTable
 
+from .helpers import ROOT
 from .test_features import EXAMPLE
 
-ROOT = Path(__file__).resolve().parent.parent
 JASS = {
     "game": "jass",
     "trump": "H",

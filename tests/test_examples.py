@@ -12,10 +12,10 @@ import pytest
 
 from solver import GAMES, Position, analyse, hint, verify_puzzle
 
+from .helpers import ROOT
 from .test_cli import comparable
 from .test_cli import run as run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 

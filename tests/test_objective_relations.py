@@ -35,7 +35,8 @@ from collections.abc import Iterator
 import pytest
 
 from solver import Position, analyse
-from tests.randompos import CONFIGS, random_position
+
+from .randompos import CONFIGS, random_position
 
 POMME_AT = 21  # RULES.md, Putz: "can it reach 21"
 

@@ -59,11 +59,10 @@ from solver.analysis import Hint
 from solver.features import ClaimError
 from solver.position import load_position
 
+from .helpers import ROOT
 from .randompos import random_positions
 from .test_features import EXAMPLE, deal_of, playout
 from .test_input_fuzz import mutate, valid_positions
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # a Jass deal of about a second of search (12M nodes in an 8 MB table)
 HARD_DEAL = {"game": "jass", "trump": "H", "hands": deal_of("jass", 1, "H")}
