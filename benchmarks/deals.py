@@ -124,6 +124,17 @@ DEAL_SETS: dict[str, DealSet] = {
             doc="Putz for 3 (9 cards each, kitty of 9 out of play), paranoid for seat 0",
         ),
         DealSet(
+            "putz5",
+            "putz",
+            5,
+            "AKQJT9876",
+            seed=5002,
+            trumps=SUIT_TRUMPS,
+            options=(("players", 5),),
+            objective="points",
+            doc="Putz for 5 (7 cards each, one card out of play), paranoid for seat 0 against four",
+        ),
+        DealSet(
             "bassadewitz",
             "bassadewitz",
             4,

@@ -53,6 +53,7 @@ GOALS: dict[str, tuple[float, float | None]] = {
     "klaberjass4": (10.0, 100.0),
     "jass": (30.0, None),
     "putz": (30.0, None),
+    "putz5": (30.0, None),
     "bassadewitz": (30.0, None),
 }
 WARMUP = {"game": "belote", "trump": "H", "hands": ["HJ", "HA", "S7", "S8"], "tricks": [7, 0]}
