@@ -2868,11 +2868,10 @@ cdef class Engine:
         # often far off: windows of 6 points either side (50 deals: mean nodes
         # -16%, total time -15%, median -10%); worse in Putz and Jass, no gain elsewhere
         t.mtdf_window = spec.get("mtdf_window", 6 if t.n_sides > 2 and t.weight[t.max_side] < 0 else 0)
-        # Jass: its partner logic (a ruff over a partner's card gains the side nothing).
-        # Putz, with no partners, gained nothing in three players (60 deals: mean nodes
-        # 586k against 584k off) and lost in five (52 deals with seat 0 scoring: mean
-        # nodes -25 to -32% off)
-        t.trump_order = spec.get("trump_order", int(t.rule == RULE_JASS and t.n_sides == 2))
+        # Jass and Putz for three; off against four (Putz for five, mean nodes off:
+        # -25% on 12 deals where seat 0 scores, -32% on 40 others; for three, +6% on
+        # 200 deals)
+        t.trump_order = spec.get("trump_order", int(t.rule == RULE_JASS and t.n_sides < 5))
         t.safe_smear = spec.get("safe_smear", int(t.rule == RULE_JASS))
         # Putz: the coalition leads trumps first (mean nodes -5%, median -8%; for
         # the analysed seat too: median +33%; in Bassadewitz: mean +13%)

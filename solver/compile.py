@@ -86,7 +86,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "nat_fold",  # on: Klaverjas, a nat guess starts an MTD(f) of the settlement without the made test
     "nat_grid",  # on: Klaverjas, an MTD(f) of the settlement tests only the values it can take
     "roem_last_card",  # on
-    "trump_order",  # on in Jass (trumping at any time; with partners)
+    "trump_order",  # on in Jass and Putz for three (trumping at any time; off against four)
     "trump_leads",  # on in Jass: trump leads are tried first
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
