@@ -86,7 +86,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "nat_fold",  # on: Klaverjas, a nat guess starts an MTD(f) of the settlement without the made test
     "nat_grid",  # on: Klaverjas, an MTD(f) of the settlement tests only the values it can take
     "roem_last_card",  # on
-    "trump_order",  # on in Jass and Putz for three (trumping at any time; off against four)
+    "trump_order",  # on in Jass and Putz for three (trumping at any time); off in Putz for five
     "trump_leads",  # on in Jass: trump leads are tried first
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
@@ -98,7 +98,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "own_trump_leads",  # on with 3+ sides: the analysed seat's trumps first (Putz) or last (Bassadewitz)
     "second_ruffs_late",  # on in Jass: second hand tries a trump on an opponent's plain lead after the cards that do not take it
     "last_keeps_winners",  # on in Jass: the last hand tries the cards that take its partner's trick after those that do not
-    "camp_order",  # on with three or four sides: the analysed seat orders as against one camp (off against four)
+    "camp_order",  # on with 3 or 4 sides: the analysed seat orders as against one camp; off in Putz for five
     "root_order",  # on with two sides but Jass: root moves best first by how the current trick ends
     "mtdf_window",  # 0 (null windows), or half the width of each MTD(f) test's window (Bassadewitz points: 6)
     "nat_shapes",  # on: Klaverjas nat, bounds between positions of one shape whose totals are ordered
