@@ -1026,6 +1026,7 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int killer
     cdef uint64_t rest = legal, in_play = 0, rest_hands
     cdef bint maximising, wins, ruff, trump_over = False, smear_low = False
     cdef bint last_roem = False, duck_master = False, second_hand = False, keep_winners = False
+    cdef bint coalition_sure = False
     cdef uint32_t places = 0
     cdef int pts, trick_points = 0
     cdef uint64_t dominated = 0
@@ -1049,6 +1050,12 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int killer
             for i in range(s.trick_len):
                 trick_points += t.points[s.trick[i]]
             duck_master = trick_points <= MASTER_DUCK_POINTS
+        if t.coalition_smear and not maximising and d_now == 0:
+            # a coalition seat winning after the analysed seat has played: the
+            # trick is the coalition's whatever the seats still to play do
+            for i in range(s.trick_len):
+                if t.side_of[t.seat_at[s.leader + i]] == t.max_side:
+                    coalition_sure = True
         if t.roem and t.roem_last_card and s.trick_len == t.n_players - 1:
             last_roem = True  # the last card: count the roem it makes with its points
             for i in range(s.trick_len):
@@ -1131,9 +1138,10 @@ cdef int order_moves(Ctx* c, uint64_t legal, int tt_move, int* moves, int killer
                     pts = 0  # its points are safe: no hurry to play it
                 key = 30000 + pts * 64 - (b % GROUP_WIDTH if wins else 0)
             elif d == 0 and not wins and t.coalition_smear and not maximising \
-                    and s.trick_len == t.n_players - 1:
-                # Putz, the coalition's last card onto its own winner: richest
-                # first (those points can no longer reach the analysed seat)
+                    and (s.trick_len == t.n_players - 1 or coalition_sure):
+                # Putz, the coalition's last card onto its own winner, or any card once
+                # the trick is surely the coalition's: richest first (those points can
+                # no longer reach the analysed seat)
                 key = 25000 + pts * 64
             elif d == 0 and wins and t.coalition_rich_wins:
                 key = 20000 + pts * 64 - b % GROUP_WIDTH
