@@ -90,7 +90,7 @@ ENGINE_OPTIONS = (  # search levers: 1 on, 0 off (endgame_tricks: a number of tr
     "trump_leads",  # on in Jass: trump leads are tried first
     "safe_smear",  # on in Jass and Putz
     "coalition_trump_leads",  # on in Putz
-    "coalition_smear",  # on in Putz and Bassadewitz all_tricks: the coalition's last card onto its own winner, richest first
+    "coalition_smear",  # on in Putz, Bassadewitz all_tricks: onto a coalition winner after the analysed seat, richest first
     "master_duck",  # on in Putz and Klaberjass: a master Jack or Nine of trumps kept from a cheap trick an opponent is winning
     "coalition_rich_wins",  # on in Putz and Bassadewitz all_tricks: a coalition card that takes the trick, richest first
     "coalition_ruffs_late",  # on in Putz and Bassadewitz all_tricks: a coalition trump over a plain card after its winners
