@@ -49,7 +49,9 @@ def values(position: Position, objective: str, levers: dict[str, int] | None = N
 
 def points_in_play(position: Position) -> int:
     """Points the deal's final totals hold at least: scored so far, the cards still out,
-    the last trick's bonus (roem, pit, bella and the like only add to them)."""
+    the last trick's bonus (roem, pit, bella and the like only add to them).  Summed here
+    rather than taken from `Position.points_to_come`: Klaberjass's settlement in the
+    library (compile.settled_difference) uses that, and the expected value must not."""
     rules = position.rules
     out = sum(rules.points(c) for hand in position.hands for c in hand) + sum(rules.points(c) for c in position.trick)
     return sum(position.scored) + out + rules.last_trick_bonus
