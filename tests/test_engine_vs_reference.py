@@ -28,7 +28,7 @@ PARTS = 4
 @pytest.mark.parametrize("game", sorted(CONFIGS))
 def test_engine_matches_reference(game: str, part: int) -> None:
     # each game's positions in PARTS parts (every PARTS-th one), so that the slow games
-    # (Putz's reference search takes about a minute) share out over the cores pytest runs on
+    # (Putz's reference search takes about three minutes) share out over the cores pytest runs on
     engine = Engine(4)  # one engine for all: its table is reused or reset between positions
     mismatches = []
     count = 0
