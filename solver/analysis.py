@@ -473,6 +473,19 @@ ESTIMATE_SHARE = 0.2
 # a time-limited hint's estimates look at most this many tricks ahead before the
 # search (in Jass 3.5 ms median; 4 tricks take 25 ms, and choose no better)
 FAVOURITE_TRICKS = 3
+# and at most this many cards: Putz for five's estimates three tricks (15 cards) ahead
+# took 0.3 to 2.9 s where two took 10 to 45 ms (and four players' three, 12 cards,
+# 3 to 7 ms)
+FAVOURITE_CARDS = 12
+# a hint under a time limit alone first searches this share of it and at most
+# QUICK_NODES nodes (a millisecond or two), without estimates: a position solved so
+# soon is answered at once (Putz for five's deals where seat 0 takes nothing: a
+# median of 0.8 ms at 0.1 s, not the estimates' half of the limit); where it is not,
+# its table entries serve the search after the estimates (60 deals each of Jass,
+# Bassadewitz, Putz and Amsterdam at 0.02 to 0.5 s: the same losses, within the
+# runs' noise).  QUICK_NODES 0: no short search
+QUICK_SHARE = 0.05
+QUICK_NODES = 20_000
 # a time-limited analysis keeps this share of its time, at most ANALYSE_ESTIMATE_TIME
 # seconds, for the estimates of the moves its search leaves unsolved (three tricks
 # ahead take 4 to 8 ms median in Jass, a trick ahead well under a millisecond)
@@ -645,7 +658,8 @@ def _estimates(
     engine = estimate_engine()
     deepest = None
     nodes = depth = 0
-    for horizon in range(1, min(pos.tricks_left, most_tricks or pos.tricks_left) + 1):
+    most = min(pos.tricks_left, most_tricks or pos.tricks_left, max(1, FAVOURITE_CARDS // pos.rules.n_players))
+    for horizon in range(1, most + 1):
         left = 0.0 if deadline is None else deadline - time.perf_counter()
         if horizon > 1 and left <= 0:
             break
@@ -738,8 +752,10 @@ def hint(
     search that solves no move still names one (unless cancelled): the best by
     estimates (best play over the next tricks, what follows guessed as `analyse`'s
     are), with its `estimate` and `lower`/`upper` bounds on its value (narrow where
-    the limit stopped in its search).  Under a time limit alone they are made first, up to
-    `FAVOURITE_TRICKS` ahead in half the time at most, and their favourite is
+    the limit stopped in its search).  Under a time limit alone a short search comes
+    first (`QUICK_SHARE` of the time, `QUICK_NODES` nodes at most: a position it
+    solves needs no estimates), then the estimates, up to `FAVOURITE_TRICKS` (and
+    `FAVOURITE_CARDS`) ahead until half the time at most, and their favourite is
     searched first; under a node limit they look a trick ahead (past the limit by
     their nodes, a few thousand at most in a complete deal), and their favourite is
     searched first too.  Where the objective's values do not add up,
@@ -780,21 +796,33 @@ def hint(
         eng = engine_for(pos, engine, tt_megabytes)
         cancelled = CancelWatch(eng)  # a cancel() while the estimates run is not the search's
         favourite = None
+        quick = None
+        quick_nodes = 0  # of a short search that did not solve the position
         if guessing and len(pos.legal_moves()) > 1:
-            # the estimates first, and their favourite searched first: solved, it is the
-            # hint unless a move beats it; if nothing is, it is named.  Under a time limit
-            # alone a few tricks ahead in a share of it (on 60 complete Jass deals at
-            # 0.1 s, a mean loss of 7 points, not 17); under a node limit a trick ahead
-            # only, a few thousand nodes at most (at 200k nodes, 8 points, not 16.5)
-            until = started + FAVOURITE_SHARE * guess_time if guess_time else None
-            favourite = favourite_by_estimates(pos, until, FAVOURITE_TRICKS)
-            if cancelled():
-                return _guessed(None, favourite.nodes if favourite else 0, "cancelled", started)
-        outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit, all_moves=False,
-                        first_move=favourite.move if favourite else None)
-        if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
-            return _guessed(favourite or favourite_by_estimates(pos, None), outcome.nodes, outcome.limit, started,
-                            outcome.bounds)
+            if guess_time and QUICK_NODES:
+                quick = solve(pos, eng, time_limit=QUICK_SHARE * guess_time, node_limit=QUICK_NODES, all_moves=False)
+                if quick.limit not in (None, "cancelled"):
+                    quick_nodes, quick = quick.nodes, None  # not solved in its share: its table entries stay
+            if quick is None:
+                # the estimates first, and their favourite searched first: solved, it is
+                # the hint unless a move beats it; if nothing is, it is named.  Under a
+                # time limit alone a few tricks ahead in a share of it (on 60 complete
+                # Jass deals at 0.1 s, a mean loss of 7 points, not 17); under a node
+                # limit a trick ahead only, a few thousand nodes at most (at 200k nodes,
+                # 8 points, not 16.5)
+                until = started + FAVOURITE_SHARE * guess_time if guess_time else None
+                favourite = favourite_by_estimates(pos, until, FAVOURITE_TRICKS)
+                if cancelled():
+                    return _guessed(None, quick_nodes + (favourite.nodes if favourite else 0), "cancelled", started)
+        if quick is not None:
+            outcome = quick
+        else:
+            outcome = solve(pos, eng, time_limit=time_left(time_limit, started), node_limit=node_limit,
+                            all_moves=False, first_move=favourite.move if favourite else None)
+            outcome.nodes += quick_nodes
+            if guessing and outcome.limit in ("time", "nodes") and all(v is None for v in outcome.values.values()):
+                return _guessed(favourite or favourite_by_estimates(pos, None), outcome.nodes, outcome.limit, started,
+                                outcome.bounds)
         outcome.nodes += favourite.nodes if favourite else 0
     elapsed = (time.perf_counter() - started) * 1000.0
     if outcome.limit is not None:

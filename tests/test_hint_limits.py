@@ -338,6 +338,9 @@ def test_a_hint_that_solves_nothing_gives_the_bounds_its_favourites_search_prove
         return real(pos, engine, **{**kwargs, "node_limit": limit["nodes"]})
 
     monkeypatch.setattr(compile_module, "solve", stopped)
+    # without the short search before the estimates: its table entries would let the
+    # favourite's search solve a move within these limits
+    monkeypatch.setattr(analysis_module, "QUICK_NODES", 0)
     narrowed = 0
     deep = 8 if game == "klaberjass" else 6  # its smaller searches stop less often
     for pos in random_positions(game, 2, seed="named-bounds", min_tricks=deep, max_tricks=deep + 1):
@@ -598,3 +601,80 @@ def test_a_result_stopped_while_following_its_line_has_none() -> None:
     outcome.limit = "cancelled"
     result = analysis_module._result(position, outcome, 1.0)
     assert (result.exact, result.points, result.line) == (False, None, ())
+
+
+def test_a_position_solved_at_once_gets_its_hint_without_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a time limit a hint first searches `QUICK_NODES` nodes at most: a position
+    solved within them is answered exactly, with no estimates made (a five-player Putz
+    deal's estimates three tricks ahead took seconds where its answer took 1 ms)."""
+    estimated: list[int] = []
+    searches: list[tuple[dict[str, Any], Any, int]] = []  # the call, its outcome, its own nodes
+    real_estimates, real_solve = compile_module.estimate_search, compile_module.solve
+
+    def estimates(*args: Any, **kwargs: Any) -> Any:
+        estimated.append(args[2])
+        return real_estimates(*args, **kwargs)
+
+    def solve(*args: Any, **kwargs: Any) -> Any:
+        outcome = real_solve(*args, **kwargs)
+        searches.append((kwargs, outcome, outcome.nodes))  # (the hint adds others' nodes to it)
+        return outcome
+
+    monkeypatch.setattr(compile_module, "estimate_search", estimates)
+    monkeypatch.setattr(compile_module, "solve", solve)
+    for pos in random_positions("jass", 3, seed="quick", min_tricks=2, max_tricks=3):
+        if len(pos.legal_moves()) < 2:
+            continue  # one move: no search at all
+        full = analyse(pos, engine=Engine(8))
+        estimated.clear()
+        searches.clear()
+        found = hint(pos, time_limit=60.0, engine=Engine(8))
+        assert found.exact and (found.best, found.value) == (full.best, full.value)
+        assert estimated == [] and len(searches) == 1
+        kwargs, outcome, nodes = searches[0]
+        assert kwargs["node_limit"] == analysis_module.QUICK_NODES and outcome.limit is None
+        assert found.nodes == nodes <= analysis_module.QUICK_NODES
+
+
+def test_a_position_not_solved_at_once_gets_estimates_and_their_favourite_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A complete Jass deal is not solved in `QUICK_NODES`: the short search stops, the
+    estimates are made, their favourite is searched first, and the hint counts the
+    nodes of all three."""
+    estimated: list[int] = []
+    searches: list[tuple[dict[str, Any], Any, int]] = []  # the call, its outcome, its own nodes
+    real_estimates, real_solve = compile_module.estimate_search, compile_module.solve
+
+    def estimates(*args: Any, **kwargs: Any) -> Any:
+        found, nodes = real_estimates(*args, **kwargs)
+        estimated.append(nodes)
+        return found, nodes
+
+    def solve(*args: Any, **kwargs: Any) -> Any:
+        outcome = real_solve(*args, **kwargs)
+        searches.append((kwargs, outcome, outcome.nodes))  # (the hint adds others' nodes to it)
+        return outcome
+
+    monkeypatch.setattr(compile_module, "estimate_search", estimates)
+    monkeypatch.setattr(compile_module, "solve", solve)
+    pos = full_deal("jass", 2, trump="S")
+    found = hint(pos, time_limit=0.3, engine=Engine(8))
+    assert len(searches) == 2 and estimated
+    (quick_args, quick, quick_nodes), (main_args, _, main_nodes) = searches
+    assert quick_args["node_limit"] == analysis_module.QUICK_NODES and quick.limit in ("nodes", "time")
+    assert quick_args.get("first_move") is None and main_args["first_move"] is not None
+    assert main_args["node_limit"] is None
+    assert found.nodes == quick_nodes + sum(estimated) + main_nodes
+
+
+def test_estimates_look_at_most_twelve_cards_ahead() -> None:
+    """Three tricks ahead for four players (12 cards) or three, two for five: Putz for
+    five's three took up to 3 s before a hint's search."""
+    far = time.perf_counter() + 600.0
+    five = full_deal("putz", 3, trump="H", options={"players": 5})
+    four = full_deal("jass", 3, trump="H")
+    three = full_deal("putz", 3, trump="H", options={"players": 3})
+    assert analysis_module.FAVOURITE_TRICKS == 3 and analysis_module.FAVOURITE_CARDS == 12
+    found = [analysis_module.favourite_by_estimates(p, far, 3) for p in (five, four, three)]
+    assert [f.tricks if f else None for f in found] == [2, 3, 3]
