@@ -800,7 +800,10 @@ def hint(
         quick_nodes = 0  # of a short search that did not solve the position
         if guessing and len(pos.legal_moves()) > 1:
             if guess_time and QUICK_NODES:
-                quick = solve(pos, eng, time_limit=QUICK_SHARE * guess_time, node_limit=QUICK_NODES, all_moves=False)
+                # (within what the limit has left: a thread's first call sets up its table)
+                left = time_left(guess_time, started)
+                quick_time = QUICK_SHARE * guess_time if left is None else min(QUICK_SHARE * guess_time, left)
+                quick = solve(pos, eng, time_limit=quick_time, node_limit=QUICK_NODES, all_moves=False)
                 if quick.limit not in (None, "cancelled"):
                     quick_nodes, quick = quick.nodes, None  # not solved in its share: its table entries stay
             if quick is None:
