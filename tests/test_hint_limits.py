@@ -548,9 +548,14 @@ def test_a_hint_valuing_every_move_keeps_a_fifth_of_its_time_for_estimates(monke
     assert 0.385 <= given[0] <= 0.4
 
 
-def test_a_solved_hint_counts_its_estimates_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+Searches = list[tuple[dict[str, Any], Any, int]]
+
+
+def recorded_searches(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], Searches]:
+    """Record, through `solver.compile`, the nodes of each estimate search, and each
+    search's keywords, outcome and own nodes (a hint adds others' to its outcome)."""
     estimated: list[int] = []
-    searched: list[int] = []
+    searches: Searches = []
     real_estimates, real_solve = compile_module.estimate_search, compile_module.solve
 
     def estimates(*args: Any, **kwargs: Any) -> Any:
@@ -560,13 +565,18 @@ def test_a_solved_hint_counts_its_estimates_nodes(monkeypatch: pytest.MonkeyPatc
 
     def solve(*args: Any, **kwargs: Any) -> Any:
         outcome = real_solve(*args, **kwargs)
-        searched.append(outcome.nodes)
+        searches.append((kwargs, outcome, outcome.nodes))
         return outcome
 
     monkeypatch.setattr(compile_module, "estimate_search", estimates)
     monkeypatch.setattr(compile_module, "solve", solve)
+    return estimated, searches
+
+
+def test_a_solved_hint_counts_its_estimates_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    estimated, searches = recorded_searches(monkeypatch)
     found = hint(full_deal("belote", 4, trump="H"), time_limit=60.0, engine=Engine(8))
-    assert found.exact and estimated and found.nodes == sum(estimated) + sum(searched)
+    assert found.exact and estimated and found.nodes == sum(estimated) + sum(nodes for _, _, nodes in searches)
 
 
 def test_a_limited_analysis_names_every_best_solved_move() -> None:
@@ -607,21 +617,7 @@ def test_a_position_solved_at_once_gets_its_hint_without_estimates(monkeypatch: 
     """Under a time limit a hint first searches `QUICK_NODES` nodes at most: a position
     solved within them is answered exactly, with no estimates made (a five-player Putz
     deal's estimates three tricks ahead took seconds where its answer took 1 ms)."""
-    estimated: list[int] = []
-    searches: list[tuple[dict[str, Any], Any, int]] = []  # the call, its outcome, its own nodes
-    real_estimates, real_solve = compile_module.estimate_search, compile_module.solve
-
-    def estimates(*args: Any, **kwargs: Any) -> Any:
-        estimated.append(args[2])
-        return real_estimates(*args, **kwargs)
-
-    def solve(*args: Any, **kwargs: Any) -> Any:
-        outcome = real_solve(*args, **kwargs)
-        searches.append((kwargs, outcome, outcome.nodes))  # (the hint adds others' nodes to it)
-        return outcome
-
-    monkeypatch.setattr(compile_module, "estimate_search", estimates)
-    monkeypatch.setattr(compile_module, "solve", solve)
+    estimated, searches = recorded_searches(monkeypatch)
     for pos in random_positions("jass", 3, seed="quick", min_tricks=2, max_tricks=3):
         if len(pos.legal_moves()) < 2:
             continue  # one move: no search at all
@@ -642,24 +638,8 @@ def test_a_position_not_solved_at_once_gets_estimates_and_their_favourite_first(
     """A complete Jass deal is not solved in `QUICK_NODES`: the short search stops, the
     estimates are made, their favourite is searched first, and the hint counts the
     nodes of all three."""
-    estimated: list[int] = []
-    searches: list[tuple[dict[str, Any], Any, int]] = []  # the call, its outcome, its own nodes
-    real_estimates, real_solve = compile_module.estimate_search, compile_module.solve
-
-    def estimates(*args: Any, **kwargs: Any) -> Any:
-        found, nodes = real_estimates(*args, **kwargs)
-        estimated.append(nodes)
-        return found, nodes
-
-    def solve(*args: Any, **kwargs: Any) -> Any:
-        outcome = real_solve(*args, **kwargs)
-        searches.append((kwargs, outcome, outcome.nodes))  # (the hint adds others' nodes to it)
-        return outcome
-
-    monkeypatch.setattr(compile_module, "estimate_search", estimates)
-    monkeypatch.setattr(compile_module, "solve", solve)
-    pos = full_deal("jass", 2, trump="S")
-    found = hint(pos, time_limit=0.3, engine=Engine(8))
+    estimated, searches = recorded_searches(monkeypatch)
+    found = hint(full_deal("jass", 2, trump="S"), time_limit=0.3, engine=Engine(8))
     assert len(searches) == 2 and estimated
     (quick_args, quick, quick_nodes), (main_args, _, main_nodes) = searches
     assert quick_args["node_limit"] == analysis_module.QUICK_NODES and quick.limit in ("nodes", "time")
