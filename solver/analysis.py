@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 from .besigue import BesiguePosition
 from .cards import Card
@@ -435,6 +435,12 @@ class CancelWatch:
         return self.start is not None and self.engine.cancels != self.start
 
 
+@overload
+def time_left(time_limit: float, started: float) -> float: ...
+@overload
+def time_left(time_limit: None, started: float) -> None: ...
+@overload
+def time_left(time_limit: float | None, started: float) -> float | None: ...
 def time_left(time_limit: float | None, started: float) -> float | None:
     """What is left of a call's `time_limit` (seconds, None: no limit) for its search,
     the call having started at `started` (time.perf_counter).  The limit bounds the
@@ -801,8 +807,7 @@ def hint(
         if guessing and len(pos.legal_moves()) > 1:
             if guess_time and QUICK_NODES:
                 # (within what the limit has left: a thread's first call sets up its table)
-                left = time_left(guess_time, started)
-                quick_time = QUICK_SHARE * guess_time if left is None else min(QUICK_SHARE * guess_time, left)
+                quick_time = min(QUICK_SHARE * guess_time, time_left(guess_time, started))
                 quick = solve(pos, eng, time_limit=quick_time, node_limit=QUICK_NODES, all_moves=False)
                 if quick.limit not in (None, "cancelled"):
                     quick_nodes, quick = quick.nodes, None  # not solved in its share: its table entries stay
