@@ -15,6 +15,9 @@ from solver.machine import memory_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
 LEAST_WORKER_MEGABYTES = 2  # 1 MB for each of a worker's two tables
+# a server process's own memory beside its tables (Python, gRPC, NumPy: 46 MB resident
+# measured for one of `--processes`), so that too many processes are refused, not swapped
+PROCESS_MEGABYTES = 50
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # gRPC core's own log for each --log-level (its GRPC_VERBOSITY has DEBUG, INFO, ERROR and
 # NONE): by default it wrote a line for every failed TLS handshake, whatever the level
@@ -215,7 +218,27 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             f"--tt-memory-mb {config.tt_memory_mb} is too little for {config.worker_count} workers: each needs at least "
             f"{LEAST_WORKER_MEGABYTES} MB (a table for the card games and one for Bésigue)"
         )
+    if config.processes > 1:
+        check_processes(config, memory)
     return config
+
+
+def check_processes(config: ServerConfig, memory: int) -> None:
+    """Each of `--processes` gets at least one worker and its share of the tables: refuse
+    more processes than the tables can be shared out to, or than the memory holds."""
+    each = config.per_process(config.address)
+    if each.tt_memory_mb < LEAST_WORKER_MEGABYTES * each.worker_count:
+        raise ValueError(
+            f"--processes {config.processes} is too many for --tt-memory-mb {config.tt_memory_mb}: each process needs at "
+            f"least {LEAST_WORKER_MEGABYTES} MB for a worker's tables (at most "
+            f"{config.tt_memory_mb // LEAST_WORKER_MEGABYTES} processes)"
+        )
+    needed = config.processes * PROCESS_MEGABYTES + config.tt_memory_mb
+    if needed > memory:
+        raise ValueError(
+            f"--processes {config.processes} would need about {needed} MB ({PROCESS_MEGABYTES} MB a process beside the "
+            f"tables), more than the memory this process may use ({memory} MB)"
+        )
 
 
 def set_grpc_verbosity(log_level: str) -> None:

@@ -1204,14 +1204,19 @@ def serve_processes(config: ServerConfig) -> int:
         signals: list[int] = []
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda number, _frame: signals.append(number))
+        launched = []  # the processes started: a signal stops the starting
         for process in processes:
+            if signals:
+                break
             process.start()
+            launched.append(process)
+        processes = launched
         started = 0
-        while started < len(processes) and not signals and all(p.is_alive() for p in processes):
+        while started < config.processes and not signals and all(p.is_alive() for p in processes):
             with contextlib.suppress(queue.Empty):
                 ready.get(timeout=0.2)
                 started += 1
-        serving = started == len(processes)
+        serving = started == config.processes
         if serving:
             print(
                 f"plis: serving {SERVICE_NAME} on {host}:{port} ({describe(child, config.processes)})",

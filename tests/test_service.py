@@ -413,6 +413,73 @@ def test_serve_settings_are_checked_one_by_one(argv: list[str], message: str, ca
     assert message in capsys.readouterr().err
 
 
+def test_serve_refuses_more_processes_than_its_tables_or_memory_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--processes 1000` used to start 1000 servers with 1 MB tables (below a worker's
+    least) until the machine ran out of memory."""
+    from service.config import PROCESS_MEGABYTES
+    from service.server import main as serve_main
+    from solver.machine import memory_megabytes
+
+    assert serve_main(["--processes", "1000", "--address", "localhost:0"]) == 2
+    err = capsys.readouterr().err
+    assert "--processes 1000 is too many for --tt-memory-mb 256: each process needs at least 2 MB" in err
+    assert "(at most 128 processes)" in err
+    assert serve_main(["--processes", "129", "--address", "localhost:0", "--workers", "1"]) == 2
+    assert "--processes 129 is too many" in capsys.readouterr().err
+    memory = memory_megabytes()
+    too_many = memory // PROCESS_MEGABYTES + 1  # their tables fit: 2 MB each
+    argv = ["--processes", str(too_many), "--tt-memory-mb", str(2 * too_many), "--address", "localhost:0"]
+    assert serve_main(argv) == 2
+    assert f"--processes {too_many} would need about" in capsys.readouterr().err
+
+
+def test_a_signal_stops_the_server_processes_from_being_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting many processes takes seconds: a SIGTERM or Ctrl-C meanwhile used to wait
+    for all of them to start, then stop them.  Now no process starts after it, and only
+    those started are stopped."""
+    import queue
+
+    from service import server
+
+    events: list[str] = []
+
+    class Process:
+        def __init__(self, target: Any, args: Any, name: str) -> None:
+            self.name, self.alive, self.exitcode = name, False, None
+
+        def start(self) -> None:
+            events.append(f"start {self.name}")
+            self.alive = True
+            if len(events) == 2:
+                os.kill(os.getpid(), signal.SIGTERM)  # the server's own handler takes it
+
+        def is_alive(self) -> bool:
+            return self.alive
+
+        def terminate(self) -> None:
+            events.append(f"stop {self.name}")
+            self.alive, self.exitcode = False, 0
+
+        def join(self, timeout: float | None = None) -> None:
+            assert f"start {self.name}" in events, "joined a process never started"
+
+    class Context:
+        Queue = queue.Queue
+
+        def Process(self, target: Any, args: Any, name: str) -> Process:  # noqa: N802 (multiprocessing's name)
+            return Process(target, args, name)
+
+    monkeypatch.setattr(server.multiprocessing, "get_context", lambda method: Context())
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        config = ServerConfig(address="localhost:0", workers=8, tt_memory_mb=64, processes=8)
+        assert server.serve_processes(config) == 0
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert events == ["start plis-serve-0", "start plis-serve-1", "stop plis-serve-0", "stop plis-serve-1"]
+
+
 def test_serve_log_level_must_be_a_level() -> None:
     from service.server import main as serve_main
 
