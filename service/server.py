@@ -1093,6 +1093,9 @@ class BackgroundServer:
         self.stop()
 
 
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}  # each shuts a server down gracefully
+
+
 async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, parent: int | None = None) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully.
 
@@ -1102,11 +1105,13 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
     """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):  # before the start: a Ctrl-C meanwhile stops it quietly
+    for sig in STOP_SIGNALS:  # before the start: a Ctrl-C meanwhile stops it quietly
         try:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread, Windows
             pass
+    if parent is not None:  # one of `serve_processes`, started with them blocked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     running = await PlisServer.start(config)
     host = config.address.rsplit(":", 1)[0]
     if announce:
@@ -1118,6 +1123,11 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
     await stop.wait()
     if parent is not None:
         watch.cancel()
+        # the parent's SIGTERM follows a group's Ctrl-C: it must not cut short the
+        # shutdown under way (asyncio would leave the signals at their defaults, which kill)
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+            signal.signal(sig, signal.SIG_IGN)
     if announce:
         print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
     await running.stop()
@@ -1202,13 +1212,20 @@ def serve_processes(config: ServerConfig) -> int:
         # a plain flag: a signal handler must not take a lock (threading.Event's could
         # be held by the thread it interrupts, and wait for ever)
         signals: list[int] = []
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in STOP_SIGNALS:
             signal.signal(sig, lambda number, _frame: signals.append(number))
         launched = []  # the processes started: a signal stops the starting
         for process in processes:
             if signals:
                 break
-            process.start()
+            # a process starts with these signals blocked (a mask is inherited), so that a
+            # terminal's Ctrl-C, which reaches the whole group, waits until it can stop
+            # the server quietly, not interrupt its imports; `serve` unblocks them
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+            try:
+                process.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             launched.append(process)
         processes = launched
         started = 0

@@ -1402,6 +1402,49 @@ def test_processes_that_cannot_start_end_the_server_at_once(tmp_path: Path) -> N
     assert "not a PEM certificate and its key" in err and "Traceback" not in err
 
 
+def _server_processes(parent: int) -> list[int]:
+    """The processes `parent` has started with multiprocessing's spawn (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == parent and b"spawn_main" in (stat.parent / "cmdline").read_bytes():
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):  # ended meanwhile
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc")
+@pytest.mark.parametrize("when", ["serving", "starting"])
+def test_a_terminals_ctrl_c_stops_the_server_processes_cleanly(when: str) -> None:
+    """A terminal's Ctrl-C reaches every process of the group.  A server process already
+    shutting down used to be killed by its parent's SIGTERM (exit 1), and one still
+    starting printed a KeyboardInterrupt traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "serve", "--address", "localhost:0", "--workers", "2", "--processes", "2",
+         "--grace", "0"],
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
+        start_new_session=True,  # a group of its own, as a terminal's
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        if when == "serving":
+            assert "serving" in process.stderr.readline()
+        else:  # a server process has just been started: it is importing its modules
+            deadline = time.monotonic() + 30
+            while not _server_processes(process.pid) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(60) == 0
+        err = process.stderr.read()
+        assert "Traceback" not in err and "Error" not in err, err
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 def test_the_processes_end_with_their_parent() -> None:
     process = _serve_process("--address", "localhost:0", "--workers", "2", "--processes", "2", "--grace", "0")
     assert process.stderr is not None
