@@ -96,7 +96,7 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
         "--address",
         default=DEFAULT_ADDRESS,
         metavar="HOST:PORT",
-        help=f"where to listen (default {DEFAULT_ADDRESS}; port 0: any free port)",
+        help=f"where to listen (default {DEFAULT_ADDRESS}; port 0: any free port), or unix:PATH: a socket file",
     )
     cmd.add_argument("--workers", type=int, default=0, metavar="N", help="concurrent searches (default: one per core)")
     cmd.add_argument(

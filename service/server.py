@@ -1001,6 +1001,9 @@ class PlisServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         names = (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
         reflection.enable_server_reflection(names, self.server)
+        if not config.shares_port and not config.address.startswith("unix:"):
+            host, _, port = config.address.rpartition(":")
+            probe_port(host, int(port))
         try:
             if config.tls_cert and config.tls_key:
                 with open(config.tls_key, "rb") as key, open(config.tls_cert, "rb") as cert:
@@ -1113,9 +1116,10 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
     if parent is not None:  # one of `serve_processes`, started with them blocked
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     running = await PlisServer.start(config)
-    host = config.address.rsplit(":", 1)[0]
+    unix = config.address.startswith("unix:")  # a socket file has no port
+    where = config.address if unix else f"{config.address.rsplit(':', 1)[0]}:{running.port}"
     if announce:
-        print(f"plis: serving {SERVICE_NAME} on {host}:{running.port} ({describe(config)})", file=sys.stderr, flush=True)
+        print(f"plis: serving {SERVICE_NAME} on {where} ({describe(config)})", file=sys.stderr, flush=True)
     if ready is not None:
         ready.put(running.port)
     if parent is not None:
@@ -1163,6 +1167,29 @@ def _process_main(config: ServerConfig, ready: Any, parent: int) -> None:
         sys.exit(2)
 
 
+# a failed bind's reasons, in words that name the setting at fault
+BIND_ERRORS = {errno.EADDRINUSE: "the port is in use", errno.EADDRNOTAVAIL: "the host is not this machine's"}
+
+
+def probe_port(host: str, port: int) -> tuple[int, int]:
+    """Bind `host`:`port` for a moment without SO_REUSEPORT, at each of its addresses
+    (port 0: the first address, any free port), and give the first address's family and
+    the port: a port in use or a host not this machine's is said here in plain words,
+    before gRPC would (its own log line first)."""
+    address = host.strip("[]")
+    try:
+        found = socket.getaddrinfo(address or None, port, type=socket.SOCK_STREAM)
+        for family, kind, proto, _, sockaddr in found[:1] if port == 0 else found:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (closed connections do not count)
+                probe.bind(sockaddr)
+                port = port or int(probe.getsockname()[1])
+    except OSError as exc:
+        reason = BIND_ERRORS.get(exc.errno or 0, exc.strerror or str(exc))
+        raise OSError(f"cannot listen on {host}:{port}: {reason}") from None
+    return found[0][0], port
+
+
 @contextlib.contextmanager
 def _reserved_port(host: str, port: int) -> Iterator[int]:
     """Hold `host`:`port` (port 0: a free one) with SO_REUSEPORT, so that the server
@@ -1170,14 +1197,7 @@ def _reserved_port(host: str, port: int) -> Iterator[int]:
     first bound without SO_REUSEPORT, so that one a server holds is refused, even one
     whose processes would share it (as a single server's bind would be)."""
     address = host.strip("[]")
-    family = socket.getaddrinfo(address or None, port, type=socket.SOCK_STREAM)[0][0]
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (closed connections do not count)
-        try:
-            probe.bind((address, port))
-        except OSError as exc:
-            raise OSError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-        port = int(probe.getsockname()[1])
+    family, port = probe_port(host, port)
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)

@@ -1389,6 +1389,39 @@ def test_a_second_server_of_processes_cannot_share_a_port_in_use() -> None:
         assert first.wait(30) == 0
 
 
+def test_a_port_in_use_or_a_host_elsewhere_is_said_once_in_plain_words() -> None:
+    """gRPC logged its own line ("Failed to add port ... Address already in use") before
+    plis said which setting was at fault."""
+    first = _serve_process("--address", "localhost:0", "--workers", "1", "--grace", "0")
+    try:
+        assert first.stderr is not None
+        port = re.search(r"localhost:(\d+)", first.stderr.readline())
+        assert port
+        for address, reason in ((f"localhost:{port.group(1)}", "the port is in use"),
+                                ("192.0.2.1:5000", "the host is not this machine's")):  # fmt: skip
+            second = _serve_process("--address", address, "--workers", "1")
+            assert second.wait(60) == 2
+            assert second.stderr is not None
+            lines = [line for line in second.stderr.read().splitlines() if "warning: listening" not in line]
+            assert lines == [f"plis serve: cannot listen on {address}: {reason}"]
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(30) == 0
+
+
+def test_plis_serve_on_a_unix_socket_says_its_path(tmp_path: Path) -> None:
+    path = tmp_path / "plis.sock"
+    process = _serve_process("--address", f"unix:{path}", "--workers", "1", "--grace", "0")
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().startswith(f"plis: serving plis.v1.Solver on unix:{path} (no TLS")
+        with Client(f"unix:{path}") as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+
+
 def test_processes_that_cannot_start_end_the_server_at_once(tmp_path: Path) -> None:
     """A bad TLS file: each process used to print a traceback, and the parent waited
     two minutes for them."""
