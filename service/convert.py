@@ -22,6 +22,7 @@ from solver.errors import (
     PlisError,
     PositionError,
     UnknownGameError,
+    json_kind,
     parse_json,
     refuse_unknown_keys,
 )
@@ -165,7 +166,7 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
     if isinstance(position, (str, bytes, bytearray)):
         data = parse_json(position)
         if not isinstance(data, dict):
-            raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+            raise PositionError("position", f"must be a JSON object, got {json_kind(data)}")
         return data
     if isinstance(position, Position | BesiguePosition):
         # a deal + played position keeps that form: play analysis needs it

@@ -28,8 +28,10 @@ from .errors import (
     PositionError,
     ended_deal_side,
     ints_per_side,
+    json_kind,
     parse_json,
     refuse_unknown_keys,
+    shown,
 )
 from .games.besigue import (
     FOUR_KIND,
@@ -84,12 +86,12 @@ class Copy:
     def parse(cls, token: str, field_name: str) -> Copy:
         match = COPY_TOKEN.match(token) if isinstance(token, str) else None
         if match is None:
-            raise CardError(field_name, f"{token!r} is not a card (like 'SQ' or 'SQ[besigue]')")
+            raise CardError(field_name, f"{shown(token)} is not a card (like \"SQ\" or \"SQ[besigue]\")")
         card = Card.parse(match.group(1), field_name)
         marks = frozenset(m.strip() for m in (match.group(2) or "").split(",") if m.strip())
         for mark in marks:
             if mark not in MELD_KINDS and mark != SEVEN_MARK:
-                raise CardError(field_name, f"unknown mark {mark!r} (marks: {', '.join(MELD_KINDS)}, {SEVEN_MARK})")
+                raise CardError(field_name, f"unknown mark {shown(mark)} (marks: {', '.join(MELD_KINDS)}, {SEVEN_MARK})")
         return cls(card, marks)
 
 
@@ -144,7 +146,7 @@ class BesiguePosition:
     @classmethod
     def from_dict(cls, data: Any) -> BesiguePosition:
         if not isinstance(data, dict):
-            raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+            raise PositionError("position", f"must be a JSON object, got {json_kind(data)}")
         for other in ("declarer", "taker"):  # the other games' fields: said so, not just unknown
             if other in data:
                 raise PositionError(other, f"besigue has no {other}")
@@ -154,11 +156,11 @@ class BesiguePosition:
         if trump is None:
             raise PositionError("trump", "required for besigue (the suit of the retourne: C, S, H or D)")
         if not isinstance(trump, str) or trump.upper() not in SUITS:
-            raise PositionError("trump", f"besigue trump must be one of C, S, H, D, got {trump!r}")
+            raise PositionError("trump", f"besigue trump must be one of C, S, H, D, got {shown(trump)}")
         rules = Besigue(options, trump.upper(), None)
         objective = data.get("objective", Besigue.OBJECTIVES[0])
         if objective not in Besigue.OBJECTIVES:
-            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {objective!r}")
+            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {shown(objective)}")
         scored = _pair(data.get("scored"), "scored", allow_negative=True)
         dealer = _seat(data.get("dealer", 1), "dealer")
         talon = tuple(parse_cards(_list_or_str(data.get("talon"), "talon"), "talon")) if "talon" in data else None
@@ -185,7 +187,7 @@ class BesiguePosition:
         leader = _seat(data.get("leader", default_leader), "leader")
         exchanged = data.get("exchanged", False)
         if not isinstance(exchanged, bool):
-            raise PositionError("exchanged", f"must be true or false, got {exchanged!r}")
+            raise PositionError("exchanged", f"must be true or false, got {shown(exchanged)}")
         tricks = _pair(data.get("tricks"), "tricks", allow_negative=False)
         hands = _marked_hands(rules, plain_hands, data.get("melded"), data.get("sevens"))
         position = cls(rules, hands, talon, trick, leader, scored, tricks, exchanged, dealer, to_declare, objective)
@@ -225,7 +227,7 @@ class BesiguePosition:
         for index, token in enumerate(played):
             where = f"played[{index}]"
             if not isinstance(token, str):
-                raise IllegalMoveError(where, f"a move must be a string, got {token!r}", index)
+                raise IllegalMoveError(where, f"a move must be a string, got {shown(token)}", index)
             if position.to_declare is not None and not _is_declaration(_keywords_lower(token)):
                 implied.append(len(position.played))
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
@@ -372,7 +374,7 @@ class BesiguePosition:
 
     def with_objective(self, objective: str) -> BesiguePosition:
         if objective not in Besigue.OBJECTIVES:
-            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {objective!r}")
+            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {shown(objective)}")
         return replace(self, objective=objective)
 
     # --- moves -------------------------------------------------------------------------
@@ -461,7 +463,7 @@ class BesiguePosition:
     def play(self, move: str, field_name: str = "move", index: int | None = None) -> BesiguePosition:
         """The position after the seat to move makes `move`; `IllegalMoveError` if it may not."""
         if not isinstance(move, str):
-            raise IllegalMoveError(field_name, f"a move must be a string, got {move!r}", index)
+            raise IllegalMoveError(field_name, f"a move must be a string, got {shown(move)}", index)
         if self.is_over:
             raise IllegalMoveError(field_name, f"{move}: the deal is over", index)
         move = self._resolve(_keywords_lower(move), field_name, index)
@@ -657,7 +659,7 @@ def _add(pair: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
 
 def _seat(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2:
-        raise PositionError(name, f"must be a seat, 0 or 1, got {value!r}")
+        raise PositionError(name, f"must be a seat, 0 or 1, got {shown(value)}")
     return value
 
 
@@ -667,13 +669,13 @@ def _pair(value: Any, name: str, allow_negative: bool) -> tuple[int, ...]:
 
 def _list_or_str(value: Any, name: str) -> Any:
     if not isinstance(value, (list, str)):
-        raise PositionError(name, f"must be a list of cards, got {type(value).__name__}")
+        raise PositionError(name, f"must be a list of cards, got {json_kind(value)}")
     return value
 
 
 def _two_hands(value: Any, name: str) -> tuple[list[Card], list[Card]]:
     if not isinstance(value, list):
-        raise PositionError(name, f"must be a list of 2 hands, got {type(value).__name__}")
+        raise PositionError(name, f"must be a list of 2 hands, got {json_kind(value)}")
     if len(value) != 2:
         raise PositionError(name, f"besigue has 2 players; got {len(value)} hands")
     first, second = (parse_cards(_list_or_str(h, f"{name}[{i}]"), f"{name}[{i}]") for i, h in enumerate(value))
@@ -685,7 +687,7 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
     if melded is None:
         melded = [[], []]
     if not isinstance(melded, list) or len(melded) != 2:
-        raise PositionError("melded", f"must be a list of 2 lists, one per seat, got {melded!r}")
+        raise PositionError("melded", f"must be a list of 2 lists, one per seat, got {shown(melded)}")
     if sevens is None:
         sevens = [0, 0]
     sevens = _pair(sevens, "sevens", allow_negative=False)
@@ -695,21 +697,22 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
         copies: list[Copy] = []
         entries = melded[seat]
         if not isinstance(entries, list):
-            raise PositionError(f"melded[{seat}]", f"must be a list of {{card, kinds}} objects, got {entries!r}")
+            raise PositionError(f"melded[{seat}]", f"must be a list of {{card, kinds}} objects, got {shown(entries)}")
         for i, entry in enumerate(entries):
             where = f"melded[{seat}][{i}]"
             if not isinstance(entry, dict) or set(entry) != {"card", "kinds"}:
-                raise PositionError(where, f"must be an object with card and kinds, got {entry!r}")
+                raise PositionError(where, f"must be an object with card and kinds, got {shown(entry)}")
             card = Card.parse(entry["card"], f"{where}.card")
             kinds = entry["kinds"]
             if not isinstance(kinds, list) or not kinds:
-                raise PositionError(f"{where}.kinds", f"must be a non-empty list of meld kinds, got {kinds!r}")
+                raise PositionError(f"{where}.kinds", f"must be a non-empty list of meld kinds, got {shown(kinds)}")
             for kind in kinds:
                 if kind not in rules.kinds_of(card):
                     possible = ", ".join(rules.kinds_of(card)) or "none"
-                    raise PositionError(f"{where}.kinds", f"{card} cannot be part of a {kind!r} meld (its kinds: {possible})")
+                    message = f"{card} cannot be part of a {shown(kind)} meld (its kinds: {possible})"
+                    raise PositionError(f"{where}.kinds", message)
             if len(set(kinds)) != len(kinds):
-                raise PositionError(f"{where}.kinds", f"lists a kind twice: {kinds}")
+                raise PositionError(f"{where}.kinds", f"lists a kind twice: {shown(kinds)}")
             if free[card] == 0:
                 raise PositionError(where, f"seat {seat} does not hold (another) {card} to lie face up")
             free[card] -= 1

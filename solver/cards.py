@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import total_ordering
 
-from .errors import CardError, shown
+from .errors import CardError, clipped, json_kind, shown
 
 SUITS = "CSHD"
 RANKS = "AKQJT9876"
@@ -28,7 +28,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, str) or not isinstance(self.rank, str):  # `in SUITS` would be a TypeError
-            parts = f"Card({shown(self.suit)}, {shown(self.rank)})"
+            parts = f"Card({clipped(repr(self.suit), 80)}, {clipped(repr(self.rank), 80)})"
             raise CardError("card", f"not a card: {parts} (suit and rank are letters, e.g. 'H', 'J')")
         if self.suit not in SUITS or self.rank not in RANKS or len(self.suit) != 1 or len(self.rank) != 1:
             raise CardError("card", f"not a card: {self.suit + self.rank!r}")
@@ -45,14 +45,14 @@ class Card:
     @classmethod
     def parse(cls, token: str, field: str = "card") -> Card:
         if not isinstance(token, str):
-            raise CardError(field, f"a card must be a string like 'HJ', got {token!r}")
+            raise CardError(field, f"a card must be a string like \"HJ\", got {shown(token)}")
         # ASCII only: str.upper() makes "ST" of the ligature "ﬅ", and "SJ" of "ſj"
         text = token.strip()
         text = text.upper() if text.isascii() else ""
         if len(text) == 3 and text[1:] == "10":  # accept "H10" for the ten
             text = text[0] + "T"
         if len(text) != 2 or text[0] not in SUITS or text[1] not in RANKS:
-            raise CardError(field, f"{token!r} is not a card (suit CSHD then rank AKQJT9876, e.g. 'HJ')")
+            raise CardError(field, f"{shown(token)} is not a card (suit CSHD then rank AKQJT9876, e.g. \"HJ\")")
         return _CARDS[text]
 
     @property
@@ -87,7 +87,7 @@ def parse_cards(text: str | Iterable[str], field: str) -> list[Card]:
     elif isinstance(text, (list, tuple)):
         tokens = list(text)
     else:
-        raise CardError(field, f"expected a string of cards like 'HJ H9 S7', got {type(text).__name__}")
+        raise CardError(field, f"expected a string of cards like \"HJ H9 S7\", got {json_kind(text)}")
     return [Card.parse(t, f"{field}[{i}]") for i, t in enumerate(tokens)]
 
 

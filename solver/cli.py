@@ -33,7 +33,7 @@ from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint
 from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition
 from .cards import format_cards
-from .errors import DuplicateKeyError, PlisError, PositionError, load_json, table_megabytes
+from .errors import DuplicateKeyError, PlisError, PositionError, json_kind, load_json, table_megabytes
 from .features import (
     PlayAnalysis,
     TrumpEntry,
@@ -593,7 +593,7 @@ def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any]
             # NaN or Infinity, an integer of too many digits
             return (*_error(number, "position", "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         if not isinstance(data, dict):
-            raise PositionError("position", f"each line must be a JSON object, got {type(data).__name__}")
+            raise PositionError("position", f"each line must be a JSON object, got {json_kind(data)}")
         answer, text = handle(data)
         return answer, text, True
     except json.JSONDecodeError as exc:

@@ -17,12 +17,29 @@ def clipped(text: str, most: int) -> str:
 
 
 def shown(value: Any) -> str:
-    """`value` as an error message quotes it: its repr, cut short if long (an int too
-    long to write out, as Python refuses to, is described)."""
+    """`value` as an error message quotes it: as JSON spells it (true, null, "text"),
+    since most input is JSON, else its repr; cut short if long (an int too long to write
+    out, as Python refuses to, is described)."""
     try:
-        return clipped(repr(value), 80)
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except TypeError:  # not JSON's: a set, an object
+            text = repr(value)
+        return clipped(text, 80)
     except ValueError:
         return "an integer of thousands of digits"
+
+
+def json_kind(value: Any) -> str:
+    """What `value` is, for "must be an object, got ...": a JSON scalar as JSON spells
+    it (null, true, 3, "text"), an array, an object, or else its Python type."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return shown(value)
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
 
 
 def key_field(key: Any, within: str = "") -> str:
@@ -160,7 +177,7 @@ def refuse_unknown_keys(
     known = set(known)
     unknown = sorted(str(key) for key in data if key not in known)
     if unknown:
-        raise error(key_field(unknown[0], within), f"unknown field {unknown[0]!r}{told}")
+        raise error(key_field(unknown[0], within), f"unknown field {shown(unknown[0])}{told}")
 
 
 class DuplicateKeyError(ValueError):
@@ -169,7 +186,7 @@ class DuplicateKeyError(ValueError):
 
     def __init__(self, path: str, key: str) -> None:
         self.path = path
-        super().__init__(f"the key {key!r} appears twice in one object")
+        super().__init__(f"the key {shown(key)} appears twice in one object")
 
     __reduce__ = PlisError.__reduce__
 

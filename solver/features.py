@@ -43,7 +43,7 @@ from .analysis import (
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import VALUE_REACH, OptionError, PlisError, PositionError, parse_json, refuse_unknown_keys
+from .errors import VALUE_REACH, OptionError, PlisError, PositionError, json_kind, parse_json, refuse_unknown_keys, shown
 from .games import game_of
 from .games.base import YES_NO_OBJECTIVES
 from .position import AnyPosition, Position, load_position
@@ -275,7 +275,7 @@ def check_first(first: Any, position: AnyPosition) -> int:
     from 0 to the number of moves in `played` as given; else an OptionError naming `first`."""
     played = sum(place is not None for place in written_places(position))
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= played:
-        raise OptionError("first", f"must be a whole number from 0 to {played}, got {first!r}")
+        raise OptionError("first", f"must be a whole number from 0 to {played}, got {shown(first)}")
     return first
 
 
@@ -584,7 +584,7 @@ class Claim:
             given = {"best": data.best, "value": data.value, "unique": data.unique}
             data = {k: v for k, v in given.items() if v is not None and v != ()}
         if not isinstance(data, Mapping):
-            raise ClaimError(name, f"must be an object with best and/or value, got {type(data).__name__}")
+            raise ClaimError(name, f"must be an object with best and/or value, got {json_kind(data)}")
         refuse_unknown_keys(data, ("best", "value", "unique"), ClaimError, name, " (a claim has best, value, unique)")
         # a field given as null (or best as []) claims nothing: an error, not silently
         # read as left out, since the puzzle meant to claim something there
@@ -595,21 +595,21 @@ class Claim:
             best = [str(m) if isinstance(m, Card) else m for m in best]
         if not isinstance(best, list) or not all(isinstance(m, str) for m in best):
             hint = " (one move is a list of one)" if isinstance(best, str) else ""
-            raise ClaimError(f"{name}.best", f"must be a list of moves{hint}, got {best!r}")
+            raise ClaimError(f"{name}.best", f"must be a list of moves{hint}, got {shown(best)}")
         if "best" in data and not best:
             raise ClaimError(f"{name}.best", "names no move: give the winning move(s), or leave best out")
         if "value" in data and data["value"] is None:
             raise ClaimError(f"{name}.value", "is null: give the value, or leave value out")
         value = data.get("value")
         if value is not None and (not isinstance(value, int)):
-            raise ClaimError(f"{name}.value", f"must be an integer or true/false, got {value!r}")
+            raise ClaimError(f"{name}.value", f"must be an integer or true/false, got {shown(value)}")
         if value is not None and not -VALUE_REACH <= value <= VALUE_REACH:
             raise ClaimError(f"{name}.value", f"no position's value lies beyond ±{VALUE_REACH}, got {value}")
         if "unique" in data and data["unique"] is None:
             raise ClaimError(f"{name}.unique", "is null: give true or false, or leave unique out")
         unique = data.get("unique")
         if unique is not None and not isinstance(unique, bool):
-            raise ClaimError(f"{name}.unique", f"must be true or false, got {unique!r}")
+            raise ClaimError(f"{name}.unique", f"must be true or false, got {shown(unique)}")
         if not best and value is None and unique is None:
             raise ClaimError(name, "claims nothing: give best (the winning moves) and/or value")
         return cls(tuple(best), value, unique)
@@ -700,7 +700,7 @@ def verify_puzzle(
     yes_no = pos.objective in YES_NO_OBJECTIVES
     if claim.value is not None and isinstance(claim.value, bool) != yes_no:
         kind = "true or false" if yes_no else "a number"
-        raise ClaimError("claim.value", f"the {pos.objective} objective's value is {kind}, got {claim.value!r}")
+        raise ClaimError("claim.value", f"the {pos.objective} objective's value is {kind}, got {shown(claim.value)}")
     eng = engine_for(pos, engine, tt_megabytes)
     result = _search(solve, pos, eng, time_limit, node_limit, claimed_cards)
     values = {m.move: m for m in result.moves}
@@ -776,7 +776,7 @@ def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:
     "claim", read as the service reads a request: the position first (a nested one's
     errors named `position.<field>`, their path in the line), then the claim."""
     if not isinstance(data, Mapping):
-        raise PositionError("puzzle", f"must be a JSON object, got {type(data).__name__}")
+        raise PositionError("puzzle", f"must be a JSON object, got {json_kind(data)}")
     if "claim" not in data:
         raise ClaimError("claim", "required: what the puzzle claims (best and/or value)")
     nested = "position" in data
@@ -784,7 +784,7 @@ def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:
         refuse_unknown_keys(data, ("position", "claim"), told=" (a puzzle has position and claim)")
         fields = data["position"]
         if not isinstance(fields, Mapping):
-            raise PositionError("position", f"must be a JSON object, got {type(fields).__name__}")
+            raise PositionError("position", f"must be a JSON object, got {json_kind(fields)}")
         fields = dict(fields)
     else:
         fields = {k: v for k, v in data.items() if k != "claim"}

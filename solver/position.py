@@ -19,8 +19,10 @@ from .errors import (
     PositionError,
     ended_deal_side,
     ints_per_side,
+    json_kind,
     parse_json,
     refuse_unknown_keys,
+    shown,
 )
 from .games import Rules, game_of
 from .games.jass import Putz
@@ -61,7 +63,7 @@ class Position:
     @classmethod
     def from_dict(cls, data: Any) -> Position:
         if not isinstance(data, dict):
-            raise PositionError("position", f"must be a JSON object, got {type(data).__name__}")
+            raise PositionError("position", f"must be a JSON object, got {json_kind(data)}")
         game = game_of(data)
         if game.name == "besigue":
             raise PositionError("game", "a Bésigue position is a solver.BesiguePosition (or use solver.load_position)")
@@ -79,7 +81,7 @@ class Position:
             rules.contract_seat = _seat(rules, contract_seat, game.CONTRACT_FIELD, required=True)
         objective = data.get("objective", game.OBJECTIVES[0])
         if objective not in game.OBJECTIVES:
-            raise PositionError("objective", f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {objective!r}")
+            raise PositionError("objective", f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {shown(objective)}")
         scored = _side_ints(rules, data.get("scored"), "scored", allow_negative=True)
 
         if "deal" in data or "played" in data:
@@ -197,7 +199,7 @@ class Position:
     def with_objective(self, objective: str) -> Position:
         if objective not in self.rules.OBJECTIVES:
             raise PositionError(
-                "objective", f"{self.rules.name} objectives are {', '.join(self.rules.OBJECTIVES)}, got {objective!r}"
+                "objective", f"{self.rules.name} objectives are {', '.join(self.rules.OBJECTIVES)}, got {shown(objective)}"
             )
         position = replace(self, objective=objective)
         position._check_key_totals()
@@ -357,14 +359,14 @@ def _trump(game: type[Rules], trump: Any) -> str | None:
         for name in game.TRUMPS:
             if trump.lower() == name.lower():
                 return name
-    raise PositionError("trump", f"{game.name} trump must be one of {', '.join(game.TRUMPS)}, got {trump!r}")
+    raise PositionError("trump", f"{game.name} trump must be one of {', '.join(game.TRUMPS)}, got {shown(trump)}")
 
 
 def _seat(rules: Rules, value: Any, name: str, required: bool) -> int:
     if value is None and required:
         raise PositionError(name, f"required for {rules.name}")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.n_players:
-        raise PositionError(name, f"must be a seat from 0 to {rules.n_players - 1}, got {value!r}")
+        raise PositionError(name, f"must be a seat from 0 to {rules.n_players - 1}, got {shown(value)}")
     return value
 
 
@@ -374,14 +376,14 @@ def _side_ints(rules: Rules, value: Any, name: str, allow_negative: bool) -> tup
 
 def _list_or_str(value: Any, name: str) -> Any:
     if not isinstance(value, (list, str)):
-        raise PositionError(name, f"must be a list of cards, got {type(value).__name__}")
+        raise PositionError(name, f"must be a list of cards, got {json_kind(value)}")
     return value
 
 
 def _hands(rules: Rules, value: Any, name: str) -> tuple[tuple[Card, ...], ...]:
     n = rules.n_players
     if not isinstance(value, list):
-        raise PositionError(name, f"must be a list of {n} hands, got {type(value).__name__}")
+        raise PositionError(name, f"must be a list of {n} hands, got {json_kind(value)}")
     if len(value) != n:
         raise PositionError(name, f"{rules.name} with these options has {n} players; got {len(value)} hands")
     return tuple(tuple(sorted(parse_cards(_list_or_str(h, f"{name}[{i}]"), f"{name}[{i}]"))) for i, h in enumerate(value))

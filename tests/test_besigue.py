@@ -361,7 +361,7 @@ def test_declaration_words_are_read_in_any_case() -> None:
 @pytest.mark.parametrize(
     ("move", "error", "message"),
     [
-        ("HK[foo]", CardError, "unknown mark 'foo'"),
+        ("HK[foo]", CardError, 'unknown mark "foo"'),
         ("HA[four_kings]", IllegalMoveError, "may not play HA[four_kings] here"),
         ("SQ[marriage]", IllegalMoveError, "may not play SQ[marriage] here"),  # the copy lies face up for besigue
         ("SQ[besigue,marriage]", IllegalMoveError, "may not play"),

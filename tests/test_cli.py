@@ -107,7 +107,7 @@ def test_json_nested_too_deeply_a_list_and_a_byte_order_mark(tmp_path: Path, cap
     assert status == 1 and len(answers) == 5 and answers[0]["best"] == ["S8"] and "best" in answers[3]
     assert answers[1]["error"] == {"field": "position", "reason": "INVALID_JSON",
                                    "message": "not valid JSON here: nested too deeply"}
-    assert answers[2]["error"]["reason"] == "INVALID_POSITION" and "JSON object, got list" in answers[2]["error"]["message"]
+    assert answers[2]["error"]["reason"] == "INVALID_POSITION" and "JSON object, got an array" in answers[2]["error"]["message"]
     # a number past Python's digits limit: was an INTERNAL error
     assert answers[4]["error"]["reason"] == "INVALID_JSON"
     assert "5,000 digits (at most 4,300 are read)" in answers[4]["error"]["message"]
@@ -123,7 +123,7 @@ def test_a_key_given_twice_is_the_lines_error_not_the_last_value_taken(
     status, out, err = run(capsys, "hint", str(source))
     assert status == 1 and json.loads(out[0])["error"] == {
         "field": "trump", "reason": "INVALID_JSON",
-        "message": "not valid JSON here: the key 'trump' appears twice in one object",
+        "message": 'not valid JSON here: the key "trump" appears twice in one object',
     }  # fmt: skip
     assert json.loads(out[1])["best"] == ["S8"]
     # the error names where the key stands, not the whole line (it named `position`)
@@ -134,7 +134,7 @@ def test_a_key_given_twice_is_the_lines_error_not_the_last_value_taken(
     assert status == 1 and [(e["field"], e["reason"]) for e in errors] == [
         ("claim.best", "INVALID_JSON"), ("position.options.rules", "INVALID_JSON"),
     ]  # fmt: skip
-    assert "the key 'best' appears twice" in errors[0]["message"]
+    assert 'the key "best" appears twice' in errors[0]["message"]
 
 
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -347,7 +347,7 @@ def test_exact_a_move_not_legal_is_that_lines_error(tmp_path: Path, capsys: pyte
     assert answers[1]["line"] == 2 and answers[1]["error"]["field"] == "--exact[0]"
     assert answers[1]["error"]["reason"] == "ILLEGAL_MOVE" and "SQ is not a legal move here" in answers[1]["error"]["message"]
     status, out, _ = run(capsys, "analyse", "--exact", "SA, XX", "--pretty", source)
-    assert status == 1 and "line 1: error in --exact[1]: 'XX' is not a card" in "\n".join(out)
+    assert status == 1 and "line 1: error in --exact[1]: \"XX\" is not a card" in "\n".join(out)
 
 
 @pytest.mark.parametrize("moves", ["SA,,SK", "SA,", ",SA", " , "])

@@ -644,7 +644,7 @@ def test_puzzle_lines_in_both_shapes() -> None:
         puzzle_from_dict({"position": EXAMPLE, "claim": {"value": 1}, "extra": 1})
     assert info.value.field == "extra"
     for line, field in (([EXAMPLE], "puzzle"), ({"position": [EXAMPLE], "claim": {"value": 1}}, "position")):
-        with pytest.raises(PositionError, match="must be a JSON object, got list") as info:
+        with pytest.raises(PositionError, match="must be a JSON object, got an array") as info:
             puzzle_from_dict(line)
         assert info.value.field == field
 

@@ -442,7 +442,7 @@ def test_what_besigue_does_not_have_or_take_is_said() -> None:
         with pytest.raises(PositionError, match=f"^{other}: besigue has no {other}$"):
             besigue(**hands, **{other: 0})
     position = besigue(**hands)
-    with pytest.raises(PositionError, match="^objective: besigue objectives are score, raw, got 'points'$"):
+    with pytest.raises(PositionError, match="^objective: besigue objectives are score, raw, got \"points\"$"):
         position.with_objective("points")
     with pytest.raises(IllegalMoveError, match="^move: a move must be a string, got 8$"):
         position.play(8)  # type: ignore[arg-type]

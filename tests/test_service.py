@@ -629,7 +629,7 @@ def test_a_deal_that_is_over_names_the_hands_in_the_request(client: Client) -> N
 
 
 def test_the_client_refuses_what_is_not_a_position(client: Client) -> None:
-    for bad, message in (("{bad", "not valid JSON"), (5, "got int"), (None, "got NoneType"), ("[1]", "got list")):
+    for bad, message in (("{bad", "not valid JSON"), (5, "got int"), (None, "got NoneType"), ("[1]", "got an array")):
         with pytest.raises(PositionError, match=message) as info:
             client.analyse(bad)  # type: ignore[arg-type]
         assert info.value.field == "position"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import UnknownGameError
+from ..errors import UnknownGameError, shown
 from .base import Option, Rules
 from .bassadewitz import Bassadewitz
 from .belote import Belote
@@ -24,7 +24,7 @@ def get_game(name: object) -> type[Rules]:
     if name is None:
         raise UnknownGameError("game", f"required (one of: {', '.join(sorted(GAMES))})")
     if not isinstance(name, str) or name not in GAMES:
-        raise UnknownGameError("game", f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+        raise UnknownGameError("game", f"unknown game {shown(name)} (known: {', '.join(sorted(GAMES))})")
     return GAMES[name]
 
 

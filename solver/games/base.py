@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..cards import SUITS, Card, deck
-from ..errors import VALUE_LIMIT, OptionError, PositionError, key_field
+from ..errors import VALUE_LIMIT, OptionError, PositionError, json_kind, key_field, shown
 
 
 @dataclass(frozen=True)
@@ -29,13 +29,14 @@ class Option:
         field = f"options.{self.name}"
         if self.values is None:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= self.limit:
-                raise OptionError(field, f"{game} option {self.name} must be an integer from 0 to {self.limit}, got {value!r}")
+                must = f"must be an integer from 0 to {self.limit}"
+                raise OptionError(field, f"{game} option {self.name} {must}, got {shown(value)}")
             return value
         for allowed in self.values:
             if value == allowed and type(value) is type(allowed):
                 return value
-        shown = ", ".join(repr(v) if not isinstance(v, str) else v for v in self.values)
-        raise OptionError(field, f"{game} option {self.name} must be one of {shown}, got {value!r}")
+        listed = ", ".join(v if isinstance(v, str) else shown(v) for v in self.values)
+        raise OptionError(field, f"{game} option {self.name} must be one of {listed}, got {shown(value)}")
 
 
 # The objectives whose value is true or false (RULES.md, "Value of a position").
@@ -93,13 +94,13 @@ class Rules:
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(options, dict):
-            raise OptionError("options", f"must be an object, got {type(options).__name__}")
+            raise OptionError("options", f"must be an object, got {json_kind(options)}")
         known = {o.name: o for o in cls.OPTIONS}
         result = cls.option_defaults()
         for key, value in options.items():
             if key not in known:
                 listed = ", ".join(known) or "none"
-                raise OptionError(key_field(key, "options"), f"{cls.name} has no option {key!r} (its options: {listed})")
+                raise OptionError(key_field(key, "options"), f"{cls.name} has no option {shown(key)} (its options: {listed})")
             result[key] = known[key].check(cls.name, value)
         return result
 
@@ -332,5 +333,5 @@ def require_trump(rules_cls: type[Rules], trump: Any) -> str:
     if trump is None:
         raise PositionError("trump", f"{rules_cls.name} needs a trump ({', '.join(rules_cls.TRUMPS)})")
     if trump not in rules_cls.TRUMPS:
-        raise PositionError("trump", f"{rules_cls.name} trump must be one of {', '.join(rules_cls.TRUMPS)}, got {trump!r}")
+        raise PositionError("trump", f"{rules_cls.name} trump must be one of {', '.join(rules_cls.TRUMPS)}, got {shown(trump)}")
     return str(trump)
