@@ -15,6 +15,7 @@ from .errors import (
     CardError,
     IllegalMoveError,
     OptionError,
+    PlisError,
     PositionError,
     above_zero,
     at_least_one,
@@ -395,24 +396,28 @@ def check_exact_moves(pos: AnyPosition, moves: Iterable[str | Card] | None) -> l
     return cards
 
 
-def named_moves(pos: AnyPosition, tokens: Iterable[Any], field: str) -> list[Any]:
+def named_moves(pos: AnyPosition, tokens: Iterable[Any], field: str, repeat_error: type[PlisError] = OptionError) -> list[Any]:
     """The legal moves of `pos` that `tokens` name ("HJ" or a `Card`; in Bésigue a move
     as `play` reads it, its marks resolved), in order; an error naming `field[i]` for
-    a token that names none."""
+    a token that names none, or names a move again (`repeat_error`: a slip, likely for
+    another move, so not passed over)."""
     legal = set(pos.legal_moves())
     moves: list[Any] = []
     for i, token in enumerate(tokens):
         name = f"{field}[{i}]"
+        move: Any
         if isinstance(pos, BesiguePosition):
-            moves.append(pos.play(str(token) if isinstance(token, Card) else token, name).played[-1])
-            continue
-        card = token if isinstance(token, Card) else Card.parse(token, name)
-        if card not in pos.rules.deck:  # as a position's cards are checked
-            raise CardError(name, f"{card} is not a card of this game")
-        if card not in legal:
-            shown = " ".join(sorted(str(m) for m in legal))
-            raise IllegalMoveError(name, f"{card} is not a legal move here (legal: {shown})")
-        moves.append(card)
+            move = pos.play(str(token) if isinstance(token, Card) else token, name).played[-1]
+        else:
+            move = token if isinstance(token, Card) else Card.parse(token, name)
+            if move not in pos.rules.deck:  # as a position's cards are checked
+                raise CardError(name, f"{move} is not a card of this game")
+            if move not in legal:
+                shown = " ".join(sorted(str(m) for m in legal))
+                raise IllegalMoveError(name, f"{move} is not a legal move here (legal: {shown})")
+        if move in moves:
+            raise repeat_error(name, f"names {move} twice")
+        moves.append(move)
     return moves
 
 

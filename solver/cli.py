@@ -181,6 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     hint_cmd = _command(commands, "hint", "the best move(s) of each position and its value")
     _common(hint_cmd, objective=True)
+    # said at once: argparse would take its moves for the FILE and blame that
+    hint_cmd.add_argument("--exact", type=_not_for_hint, help=argparse.SUPPRESS)
     hint_cmd.set_defaults(handler=_hint_handler)
 
     play_cmd = _command(
@@ -259,6 +261,10 @@ def refuse_repeated_options(command: argparse.ArgumentParser, argv: list[str]) -
 
 def _no_objective(text: str) -> str:
     raise argparse.ArgumentTypeError("not taken by verify: each puzzle's position gives its own objective")
+
+
+def _not_for_hint(text: str) -> str:
+    raise argparse.ArgumentTypeError("not taken by hint, which values only the best moves: use plis analyse --exact")
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -767,8 +767,8 @@ def _at_best(pos: AnyPosition, move: MoveValue) -> int:
 
 
 def _claimed_moves(pos: AnyPosition, claim: Claim) -> tuple[str, ...]:
-    """The claimed moves, each once, as the legal moves they name."""
-    return tuple(dict.fromkeys(str(move) for move in named_moves(pos, claim.best, "claim.best")))
+    """The claimed moves, as the legal moves they name."""
+    return tuple(str(move) for move in named_moves(pos, claim.best, "claim.best", ClaimError))
 
 
 def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:

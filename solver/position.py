@@ -40,6 +40,11 @@ def load_position(data: Any) -> AnyPosition:
     return Position.from_dict(data)
 
 
+def counted(count: int, word: str) -> str:
+    """`3 cards`, `1 card`."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 @dataclass(frozen=True)
 class Position:
     """A validated position: rules, hands, the trick in progress and what is scored."""
@@ -148,12 +153,35 @@ class Position:
             if len(hand) != expected:
                 if not tricks_given and len(hand) < rules.hand_size - (1 if played_now else 0):
                     raise PositionError("tricks", "required once a trick has been played (hands hold fewer cards than a deal)")
+                if field_name == "hands":  # (a deal has no tricks or leader of its own to blame)
+                    self._blame_sizes(tricks_given, played_tricks)
+                held, played, on_trick = counted(len(hand), "card"), counted(played_tricks, "trick"), len(self.trick)
                 raise PositionError(
                     f"{field_name}[{seat}]",
-                    f"holds {len(hand)} cards; with {played_tricks} tricks played and {len(self.trick)} "
-                    f"cards on the trick it should hold {expected}",
+                    f"holds {held}; with {played} played and {counted(on_trick, 'card')} on the trick it should hold {expected}",
                 )
         rules.check_position(self.hands)
+
+    def _blame_sizes(self, tricks_given: bool, played_tricks: int) -> None:
+        """Where the hands' sizes agree with each other but not with `tricks` or `leader`,
+        the error names that field (a hand was blamed for a wrong count of tricks)."""
+        n, on_trick = self.rules.n_players, len(self.trick)
+
+        def tricks_left(leader: int) -> set[int]:  # what each hand says is left, this seat leading
+            return {len(hand) + ((seat - leader) % n < on_trick) for seat, hand in enumerate(self.hands)}
+
+        said, trick_cards = tricks_left(self.leader), counted(on_trick, "card")
+        if len(said) == 1 and tricks_given and 0 <= self.rules.hand_size - min(said) != played_tricks:
+            raise PositionError(
+                "tricks",
+                f"add up to {counted(played_tricks, 'trick')} played, but the hands (and {trick_cards} on the trick) "
+                f"hold what is left after {counted(self.rules.hand_size - min(said), 'trick')}",
+            )
+        leaders = [seat for seat in range(n) if len(tricks_left(seat)) == 1]
+        if on_trick and len(said) > 1 and len(leaders) == 1:
+            raise PositionError(
+                "leader", f"is seat {self.leader}, but by the hands' sizes seat {leaders[0]} led the {trick_cards} on the trick"
+            )
 
     def _check_key_totals(self) -> None:
         """Klaverjas's score objective: the engine's table key holds each team's running

@@ -348,6 +348,10 @@ def test_exact_a_move_not_legal_is_that_lines_error(tmp_path: Path, capsys: pyte
     assert answers[1]["error"]["reason"] == "ILLEGAL_MOVE" and "SQ is not a legal move here" in answers[1]["error"]["message"]
     status, out, _ = run(capsys, "analyse", "--exact", "SA, XX", "--pretty", source)
     assert status == 1 and "line 1: error in --exact[1]: \"XX\" is not a card" in "\n".join(out)
+    # a move named twice is a slip (for another move, most likely), not passed over
+    status, out, _ = run(capsys, "analyse", "--exact", "SA,SA", str(write_lines(tmp_path / "one.jsonl", [KLAVERJAS_END])))
+    error = json.loads(out[0])["error"]
+    assert status == 1 and error == {"field": "--exact[1]", "reason": "BAD_OPTION", "message": "names SA twice"}
 
 
 @pytest.mark.parametrize("moves", ["SA,,SK", "SA,", ",SA", " , "])

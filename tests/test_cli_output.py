@@ -212,6 +212,14 @@ def test_verify_refuses_an_objective_itself(capsys: pytest.CaptureFixture[str]) 
     assert info.value.code == 2 and "plis verify: error: argument --objective: not taken by verify" in err
 
 
+def test_hint_refuses_exact_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["hint", "--exact", "S8", "examples/klaverjas.jsonl"])
+    err = capsys.readouterr().err
+    # was "unrecognized arguments: --exact examples/klaverjas.jsonl": S8 taken for the FILE
+    assert info.value.code == 2 and "plis hint: error: argument --exact: not taken by hint" in err
+
+
 def test_help_says_what_each_command_does_and_each_default() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices

@@ -463,6 +463,17 @@ def test_a_claim_built_directly_is_checked_as_one_from_a_dict() -> None:
         assert info.value.field == field
 
 
+def test_a_move_named_twice_is_an_error_not_passed_over() -> None:
+    """A claim of ["HJ", "HJ"] held, and listed HJ once: most likely the puzzle's author
+    meant another move the second time."""
+    with pytest.raises(ClaimError) as claim:
+        verify_puzzle(EXAMPLE, {"best": ["S8", "S8"]})
+    assert (claim.value.field, claim.value.message) == ("claim.best[1]", "names S8 twice")
+    with pytest.raises(OptionError) as exact:
+        analyse(EXAMPLE, exact_moves=["ST", "S8", "ST"])
+    assert (exact.value.field, exact.value.message) == ("exact_moves[2]", "names ST twice")
+
+
 def test_a_table_size_is_checked_with_an_engine_given_too() -> None:
     with pytest.raises(OptionError) as info:
         analyse(EXAMPLE, engine=Engine(1), tt_megabytes=-5)

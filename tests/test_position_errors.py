@@ -123,7 +123,13 @@ def test_wrong_hand_size():
 
 
 def test_hand_size_does_not_fit_tricks():
-    rejects(klaverjas(tricks=[1, 0]), PositionError, "hands[0]")  # one trick played: 7 cards each
+    # the hands agree with each other (no trick played), so `tricks` is what is wrong
+    error = rejects(klaverjas(tricks=[1, 0]), PositionError, "tricks")
+    assert error.message == "add up to 1 trick played, but the hands (and 0 cards on the trick) hold what is left after 0 tricks"
+    hands = list(SUITED)
+    hands[3] = "DA DK DQ DJ DT D9 D8"  # one hand a card short: that hand is named
+    error = rejects(klaverjas(hands=hands, tricks=[0, 0]), PositionError, "hands[3]")
+    assert error.message == "holds 7 cards; with 0 tricks played and 0 cards on the trick it should hold 8"
 
 
 def test_tricks_required_once_a_trick_was_played():
@@ -147,6 +153,9 @@ def test_hand_sizes_follow_the_leader():
     hands = list(SUITED)
     hands[2] = "CK CQ CJ CT C9 C8 C7"  # seat 2 led the CA
     assert Position.from_dict(klaverjas(hands=hands, trick=["CA"], leader=2)).to_move == 3
+    error = rejects(klaverjas(hands=hands, trick=["CA"], leader=1, tricks=[0, 0]), PositionError, "leader")
+    assert error.message == "is seat 1, but by the hands' sizes seat 2 led the 1 card on the trick"
+    hands[1] = "HA HK HQ HJ HT H9"  # no seat's lead would fit: the first hand that does not is named
     rejects(klaverjas(hands=hands, trick=["CA"], leader=1, tricks=[0, 0]), PositionError, "hands[1]")
 
 
