@@ -25,7 +25,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, NoReturn
 
 from . import __version__
@@ -561,7 +561,7 @@ def run_batch(
         for answer, text, ok in answers:
             answered += 1
             failed += not ok
-            _write(out, text if pretty else json.dumps(answer))
+            _write(out, (text if text.endswith("\n") else text + "\n") if pretty else json.dumps(answer))
             if progress is not None:
                 progress.update(1)
     finally:
@@ -647,17 +647,17 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
     lines.append(f"  scored {list(position.scored)}, tricks {list(position.tricks)}")
     lines.append(f"  {_values_for(position, result.objective)}")
-    shown = [_bounds_text(move, result) if move.value is None else _shown(move.value) for move in result.moves]
+    shown = _aligned([_bounds_text(move, result) if move.value is None else (_shown(move.value), "") for move in result.moves])
     width = max([8] + [len(m.move) + 2 for m in result.moves])
     value_width = max([8] + [len(text) + 2 for text in shown])  # bounds are wider than values
     lines.append(f"  {'move':<{width}}{'value':>{value_width}}")
     best = "  best" if result.exact else "  best so far"
     for move, text in zip(result.moves, shown):
         flag = best if move.move in result.best else ""
-        lines.append(f"  {move.move:<{width}}{text:>{value_width}}{flag}")
-    if any(text.startswith(("<", ">")) for text in shown):
+        lines.append(f"  {move.move:<{width}}{text:>{value_width}}{flag}".rstrip())
+    if any(text.lstrip().startswith(("<", ">")) for text in shown):
         lines.append("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly")
-    if any(text.endswith("]") for text in shown):
+    if any(text.rstrip().endswith("]") for text in shown):
         lines.append("  [a, b]: a move the limit left unsolved: its value lies between a and b")
     if result.estimate_tricks is not None:
         lines.append(f"  ~: {_estimate_text(position, result.estimate_tricks, result.estimate_objective)}")
@@ -733,18 +733,29 @@ def _estimate_text(position: AnyPosition, tricks: int, objective: str | None) ->
     return f"an estimate (not a bound{of}): best play over {tricks} trick{'s' if tricks != 1 else ''}, {rest}"
 
 
-def _bounds_text(move: MoveValue, result: Result) -> str:
-    """A move left without a value: in an exact result (`--exact`), only shown worse
-    than the best, so its bound on that side (`<= -25`, or `>= 60` where fewer points
-    are better); else both bounds a limit left, and any estimate."""
+def _bounds_text(move: MoveValue, result: Result) -> tuple[str, str]:
+    """A move left without a value, as (value column, bounds column): in an exact result
+    (`--exact`), only shown worse than the best, so its bound on that side (`<= -25`, or
+    `>= 60` where fewer points are better); else any estimate, and both bounds a limit left."""
     value, lower, upper = result.value, move.lower, move.upper
     if result.exact and value is not None:
         if upper is not None and upper < value:
-            return f"<= {upper}"
+            return f"<= {upper}", ""
         if lower is not None and lower > value:
-            return f">= {lower}"
-    shown = f"[{lower}, {upper}]"
-    return shown if move.estimate is None else f"~{move.estimate} {shown}"
+            return f">= {lower}", ""
+    return ("" if move.estimate is None else f"~{move.estimate}"), f"[{lower}, {upper}]"
+
+
+def _aligned(cells: Sequence[tuple[str, str]]) -> list[str]:
+    """(value or estimate, bounds) cells as texts of one width.  Where some cell has both,
+    the values right-aligned and the bounds after them left-aligned, so that both line
+    up down the column; else each cell's one text right-aligned."""
+    if not any(value and bounds for value, bounds in cells):
+        texts = [value or bounds for value, bounds in cells]
+        return [text.rjust(max(map(len, texts))) for text in texts]
+    value_width = max(len(value) for value, _ in cells)
+    bounds_width = max(len(bounds) for _, bounds in cells)
+    return [f"{value:>{value_width}} {bounds:<{bounds_width}}" for value, bounds in cells]
 
 
 def _settlement_text(position: AnyPosition, line: Sequence[str]) -> str | None:
@@ -776,13 +787,18 @@ def _shown(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def _options_text(options: Mapping[str, Any]) -> str:
+    """`rules=amsterdam, nat_on_tie=true`: the options as the input spells them."""
+    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
+
+
 def _header(position: AnyPosition, objective: str) -> list[str]:
     rules = position.rules
     head = [rules.name]
     if rules.trump is not None:
         head.append(f"trump {rules.trump}")
     if rules.options:
-        head.append(", ".join(f"{k}={v}" for k, v in rules.options.items()))
+        head.append(_options_text(rules.options))
     if rules.CONTRACT_FIELD is not None:
         head.append(f"{rules.CONTRACT_FIELD} {rules.contract_seat}")
     head.append(f"objective {objective}")
@@ -851,12 +867,12 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     who = "seat" if get_game(table.game).individual else "side"  # each seat for itself in Putz
     head = [table.game]
     if deal is not None and deal.rules.options:  # a batch may mix Rotterdam and Amsterdam deals
-        head.append(", ".join(f"{k}={v}" for k, v in deal.rules.options.items()))
+        head.append(_options_text(deal.rules.options))
     values_for = f"values for {who} {table.side} (seat 0 leads)"
     if deal is not None:  # what they count, as the other reports say
         values_for += f": {_counts(deal, table.objective)[1]}"
-    lines = ["  ".join([*head, f"objective {table.objective}", values_for])]
-    shown = {(e.trump, e.declaring_side): _entry_text(e) for e in table.entries}
+    lines = ["  ".join([*head, f"objective {table.objective}"]), f"  {values_for}"]
+    shown = dict(zip([(e.trump, e.declaring_side) for e in table.entries], _aligned([_entry_text(e) for e in table.entries])))
     width = max(len(text) for text in shown.values()) + 2
     contract = any(e.declaring_side is not None for e in table.entries)
     if contract:
@@ -883,12 +899,11 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _entry_text(entry: TrumpEntry) -> str:
-    """A trump table entry's value, or what a limit left of it: bounds and any estimate."""
+def _entry_text(entry: TrumpEntry) -> tuple[str, str]:
+    """A trump table entry's value, or what a limit left of it: any estimate, and bounds."""
     if entry.value is not None or entry.lower is None:
-        return _shown(entry.value)
-    shown = f"[{entry.lower}, {entry.upper}]"
-    return shown if entry.estimate is None else f"~{entry.estimate} {shown}"
+        return _shown(entry.value), ""
+    return ("" if entry.estimate is None else f"~{entry.estimate}"), f"[{entry.lower}, {entry.upper}]"
 
 
 def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:

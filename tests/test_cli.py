@@ -499,7 +499,7 @@ def test_pretty_says_who_a_paranoid_value_is_for_and_which_way_is_better(
 ) -> None:
     putz = write_lines(tmp_path / "putz.jsonl", [{"game": "putz", "trump": "H", "deal": deal_of("putz", 1)}])
     status, out, _ = run(capsys, "trumps", "--pretty", str(putz))
-    assert status == 0 and "values for seat 0" in out[0]  # was "side 0": each seat is for itself
+    assert status == 0 and "values for seat 0" in out[1]  # was "side 0": each seat is for itself
     deal = {"game": "bassadewitz", "deal": deal_of("bassadewitz", 1)}
     bassadewitz = write_lines(tmp_path / "bassadewitz.jsonl", [{**deal, "played": playout(deal, 1, 3)}])
     status, out, _ = run(capsys, "play-analysis", "--pretty", str(bassadewitz))

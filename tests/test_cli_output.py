@@ -163,18 +163,28 @@ def test_lines_of_best_play_are_readable(tmp_path: Path, capsys: pytest.CaptureF
     assert status == 0 and "  line: meld:sequence:HA HK HQ HJ HT, C9, CJ, pass, C7, C8" in "\n".join(out)
 
 
+def test_a_pretty_batch_sets_off_a_lines_error_as_it_does_a_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(f"{json.dumps(EXAMPLE)}\n{{bad\n{json.dumps(EXAMPLE)}\n")
+    status = main(["hint", "--pretty", str(source)])
+    out = capsys.readouterr().out.split("\n\n")  # a blank line after each answer
+    assert status == 1 and len(out) == 4 and out[-1] == ""
+    assert out[1].startswith("line 2: error in position: not valid JSON") and out[0] == out[2]
+
+
 def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     deal = {"game": "klaverjas", "options": {"rules": "amsterdam"}, "hands": EXAMPLE_DEAL}
     status, out = pretty(tmp_path, capsys, "trumps", deal)
-    assert status == 0 and out[0].startswith("klaverjas  rules=amsterdam, ")
-    # what the values count, and each declaring side's best leads
-    assert out[0].endswith("values for side 0 (seat 0 leads): its final score minus the other side's")
-    assert out[1].split() == "trump side 0 declares side 1 declares best leads (side 0 / side 1 declares)".split()
-    assert all(" / " in row for row in out[2:6])
+    # the options as the input spells them (was nat_on_tie=False)
+    assert status == 0 and out[0] == "klaverjas  rules=amsterdam, roem_order=natural, nat_on_tie=false  objective score"
+    # what the values count, on a line of its own as in the other reports, and each declaring side's best leads
+    assert out[1] == "  values for side 0 (seat 0 leads): its final score minus the other side's"
+    assert out[2].split() == "trump side 0 declares side 1 declares best leads (side 0 / side 1 declares)".split()
+    assert all(" / " in row for row in out[3:7])
     # each value under the side that declares, each row under its trump
     entries = tuple(TrumpEntry(t, side, 10 * i + side, (f"{t}A",) if side else (), None, True)
                     for i, t in enumerate("CSHD") for side in (0, 1))  # fmt: skip
-    rows = pretty_trumps(TrumpTable("klaverjas", "score", entries, True, 10, 1.0)).splitlines()[2:6]
+    rows = pretty_trumps(TrumpTable("klaverjas", "score", entries, True, 10, 1.0)).splitlines()[3:7]
     assert [row.split() for row in rows] == [
         ["C", "0", "1", "?", "/", "CA"],
         ["S", "10", "11", "?", "/", "SA"],
@@ -182,18 +192,20 @@ def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureF
         ["D", "30", "31", "?", "/", "DA"],
     ]
     unknown = TrumpTable("belote", "score", (TrumpEntry("C", None, None, (), None, False),), False, 10, 1.0)
-    assert pretty_trumps(unknown).splitlines()[2] == "  C               ?"  # no blanks after it
+    assert pretty_trumps(unknown).splitlines()[3] == "  C               ?"  # no blanks after it
     # what a limit left of an entry: its bounds and estimate, in a column wide enough
     limited = (TrumpEntry("C", None, None, (), None, False, -41, 157, 12, None, 2),
-               TrumpEntry("S", None, 30, ("SA",), None, True))  # fmt: skip
+               TrumpEntry("S", None, 30, ("SA",), None, True),
+               TrumpEntry("H", None, None, (), None, False, -157, 7, -108, None, 2))  # fmt: skip
     lines = pretty_trumps(TrumpTable("belote", "score", limited, False, 10, 1.0)).splitlines()
-    assert lines[1:4] == [
-        "  trump               value  best leads",
-        "  C          ~12 [-41, 157]",
-        "  S                      30  SA",
+    assert lines[2:6] == [  # the estimates in one column and the bounds in the next (they ran together)
+        "  trump                 value  best leads",
+        "  C            ~12 [-41, 157]",
+        "  S             30             SA",
+        "  H          ~-108 [-157, 7]",
     ]
-    assert lines[4] == "  [a, b]: a limit left the value unknown: it lies between a and b"
-    assert lines[5].startswith("  ~: an estimate (not a bound): best play over the next tricks")
+    assert lines[6] == "  [a, b]: a limit left the value unknown: it lies between a and b"
+    assert lines[7].startswith("  ~: an estimate (not a bound): best play over the next tricks")
     as_raw = (replace(limited[0], estimate_objective="raw"),)
     assert "(not a bound, as raw)" in pretty_trumps(TrumpTable("belote", "score", as_raw, False, 10, 1.0))
 
