@@ -118,11 +118,12 @@ def thread_megabytes(tt_megabytes: int | None) -> int:
 
 
 def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
-    """The number of threads asked for, checked; None means one per core.  Each thread
+    """The number of threads asked for, checked; None or 0 (as `--jobs 0`) means one per core.  Each thread
     has tables of its own, of `table` MB at most (by default, the largest the library
     picks; `thread_megabytes` for a batch of any game): together they must fit in the
     memory this process may use."""
-    threads = usable_cores() if jobs is None else at_least_one("jobs", jobs, "threads", " (or None: one per core)")
+    per_core = jobs is None or (jobs == 0 and type(jobs) is int)
+    threads = usable_cores() if per_core else at_least_one("jobs", jobs, "threads", " (or 0 or None: one per core)")
     memory = memory_megabytes()
     if threads > 1 and memory < threads * table:  # (a table too large alone is tt_megabytes' error)
         raise OptionError(

@@ -55,7 +55,7 @@ def test_the_options_apply_to_every_position() -> None:
 @pytest.mark.parametrize(
     ("options", "field"),
     [
-        ({"jobs": 0}, "jobs"), ({"jobs": 1.5}, "jobs"), ({"errors": "skip"}, "errors"),
+        ({"jobs": -1}, "jobs"), ({"jobs": 1.5}, "jobs"), ({"jobs": False}, "jobs"), ({"errors": "skip"}, "errors"),
         ({"jobs": 10**6}, "jobs"),  # a table each: far more memory than the machine has
         ({"jobs": 2, "tt_megabytes": 20_000}, "jobs"), ({"jobs": 2, "tt_megabytes": 10**9}, "tt_megabytes"),
     ],

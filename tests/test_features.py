@@ -720,7 +720,8 @@ def test_trump_table_on_several_threads_gives_the_same_table() -> None:
         (e.trump, e.declaring_side, e.value, e.best, e.exact) for e in alone.entries
     ]
     assert two.exact and two.nodes > 0
-    for bad, field in (({"jobs": 2, "engine": Engine(8)}, "jobs"), ({"jobs": 0}, "jobs")):
+    assert trump_table(deal, jobs=0).entries == two.entries  # 0: one per core, as the command line's --jobs 0
+    for bad, field in (({"jobs": 2, "engine": Engine(8)}, "jobs"), ({"jobs": -1}, "jobs")):
         with pytest.raises(OptionError) as info:
             trump_table(deal, **bad)  # type: ignore[arg-type]
         assert info.value.field == field
