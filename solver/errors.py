@@ -21,13 +21,13 @@ def shown(value: Any) -> str:
     since most input is JSON, else its repr; cut short if long (an int too long to write
     out, as Python refuses to, is described)."""
     try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON's (a set, an object, a loop), or a long int
         try:
-            text = json.dumps(value, ensure_ascii=False)
-        except TypeError:  # not JSON's: a set, an object
             text = repr(value)
-        return clipped(text, 80)
-    except ValueError:
-        return "an integer of thousands of digits"
+        except ValueError:
+            return "an integer of thousands of digits"
+    return clipped(text, 80)
 
 
 def json_kind(value: Any) -> str:

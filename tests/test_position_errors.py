@@ -532,3 +532,11 @@ def test_errors_quote_values_as_json_spells_them(changes: dict[str, Any], field:
     who writes true, null and "yes"."""
     error = rejects(klaverjas(**changes), PlisError, field)
     assert error.message.startswith(message), error.message
+
+
+def test_a_value_json_cannot_spell_is_quoted_as_python_does() -> None:
+    from solver.errors import shown
+
+    loop: list[Any] = []
+    loop.append(loop)  # json.dumps raises a ValueError here, as it does for an int too long to write out
+    assert (shown(loop), shown({1}), shown(10**5000)) == ("[[...]]", "{1}", "an integer of thousands of digits")
