@@ -561,7 +561,7 @@ def run_batch(
         for answer, text, ok in answers:
             answered += 1
             failed += not ok
-            _write(out, (text if text.endswith("\n") else text + "\n") if pretty else json.dumps(answer))
+            _write(out, text if pretty else json.dumps(answer))
             if progress is not None:
                 progress.update(1)
     finally:
@@ -629,7 +629,8 @@ def _error(number: int, field: str, reason: str, message: str, index: int | None
     error: dict[str, Any] = {"field": field, "reason": reason, "message": message}
     if index is not None:
         error["index"] = index
-    return {"line": number, "error": error}, f"line {number}: error in {field}: {message}"
+    # ends as a report does, so that a pretty batch sets each answer off by a blank line
+    return {"line": number, "error": error}, f"line {number}: error in {field}: {message}\n"
 
 
 def pretty_result(position: AnyPosition, result: Result) -> str:
@@ -647,7 +648,8 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
         lines.append(f"  trick: {' '.join(str(c) for c in position.trick)} (led by seat {position.leader})")
     lines.append(f"  scored {list(position.scored)}, tricks {list(position.tricks)}")
     lines.append(f"  {_values_for(position, result.objective)}")
-    shown = _aligned([_bounds_text(move, result) if move.value is None else (_shown(move.value), "") for move in result.moves])
+    cells = [_bounds_text(move, result) if move.value is None else (_shown(move.value), "") for move in result.moves]
+    shown = _aligned(cells)
     width = max([8] + [len(m.move) + 2 for m in result.moves])
     value_width = max([8] + [len(text) + 2 for text in shown])  # bounds are wider than values
     lines.append(f"  {'move':<{width}}{'value':>{value_width}}")
@@ -655,9 +657,9 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     for move, text in zip(result.moves, shown):
         flag = best if move.move in result.best else ""
         lines.append(f"  {move.move:<{width}}{text:>{value_width}}{flag}".rstrip())
-    if any(text.lstrip().startswith(("<", ">")) for text in shown):
+    if any(value.startswith(("<", ">")) for value, _ in cells):
         lines.append("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly")
-    if any(text.rstrip().endswith("]") for text in shown):
+    if any(bounds for _, bounds in cells):
         lines.append("  [a, b]: a move the limit left unsolved: its value lies between a and b")
     if result.estimate_tricks is not None:
         lines.append(f"  ~: {_estimate_text(position, result.estimate_tricks, result.estimate_objective)}")
@@ -743,7 +745,12 @@ def _bounds_text(move: MoveValue, result: Result) -> tuple[str, str]:
             return f"<= {upper}", ""
         if lower is not None and lower > value:
             return f">= {lower}", ""
-    return ("" if move.estimate is None else f"~{move.estimate}"), f"[{lower}, {upper}]"
+    return _unsolved_cell(move.estimate, lower, upper)
+
+
+def _unsolved_cell(estimate: int | None, lower: int | None, upper: int | None) -> tuple[str, str]:
+    """(any estimate, the bounds) of a value a limit left unknown."""
+    return ("" if estimate is None else f"~{estimate}"), f"[{lower}, {upper}]"
 
 
 def _aligned(cells: Sequence[tuple[str, str]]) -> list[str]:
@@ -789,7 +796,7 @@ def _shown(value: Any) -> str:
 
 def _options_text(options: Mapping[str, Any]) -> str:
     """`rules=amsterdam, nat_on_tie=true`: the options as the input spells them."""
-    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
+    return ", ".join(f"{k}={_shown(v)}" for k, v in options.items())
 
 
 def _header(position: AnyPosition, objective: str) -> list[str]:
@@ -903,7 +910,7 @@ def _entry_text(entry: TrumpEntry) -> tuple[str, str]:
     """A trump table entry's value, or what a limit left of it: any estimate, and bounds."""
     if entry.value is not None or entry.lower is None:
         return _shown(entry.value), ""
-    return ("" if entry.estimate is None else f"~{entry.estimate}"), f"[{entry.lower}, {entry.upper}]"
+    return _unsolved_cell(entry.estimate, entry.lower, entry.upper)
 
 
 def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:
