@@ -78,7 +78,7 @@ from solver.analysis import (
 from solver.besigue import BesiguePosition
 from solver.besigue_solve import besigue_engine
 from solver.cards import Card
-from solver.errors import PlisError
+from solver.errors import PlisError, counted
 from solver.features import Claim, analyse_play, check_first, start_of_deal, trump_table, verify_puzzle
 from solver.position import AnyPosition, Position, load_position
 
@@ -1151,7 +1151,7 @@ PARENT_WATCH_SECONDS = 0.5
 def describe(config: ServerConfig, processes: int = 1) -> str:
     security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
     each = f"{processes} processes of " if processes > 1 else ""
-    workers = f"{config.worker_count} worker" + ("s" if config.worker_count != 1 else "")
+    workers = counted(config.worker_count, "worker")
     tables = f"{config.tt_megabytes} MB table each (and {config.besigue_tt_megabytes} MB for Bésigue)"
     return f"{security}; {each}{workers}, {tables}"
 

@@ -33,7 +33,7 @@ from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint
 from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition
 from .cards import format_cards
-from .errors import DuplicateKeyError, PlisError, PositionError, json_kind, load_json, table_megabytes
+from .errors import DuplicateKeyError, PlisError, PositionError, counted, json_kind, load_json, table_megabytes
 from .features import (
     PlayAnalysis,
     TrumpEntry,
@@ -462,15 +462,11 @@ class PuzzleSummary:
     def __call__(self, lines: int, failed: int) -> tuple[dict[str, Any], str, bool]:
         counts = dict(self.counts, errors=failed)
         text = (
-            f"{_counted(counts['puzzles'], 'puzzle')}: {counts['hold']} hold, {counts['fail']} fail, "
+            f"{counted(counts['puzzles'], 'puzzle')}: {counts['hold']} hold, {counts['fail']} fail, "
             f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move; "
-            f"{_counted(failed, 'line')} in error"
+            f"{counted(failed, 'line')} in error"
         )
         return {"summary": counts}, text, counts["fail"] == 0 and counts["undecided"] == 0
-
-
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _verify_handler(args: argparse.Namespace, summary: PuzzleSummary) -> Handler:
@@ -732,7 +728,7 @@ def _estimate_text(position: AnyPosition, tricks: int, objective: str | None) ->
     else:
         rest = "what follows shared evenly"
     of = f", as {objective}" if objective else ""
-    return f"an estimate (not a bound{of}): best play over {tricks} trick{'s' if tricks != 1 else ''}, {rest}"
+    return f"an estimate (not a bound{of}): best play over {counted(tricks, 'trick')}, {rest}"
 
 
 def _bounds_text(move: MoveValue, result: Result) -> tuple[str, str]:
@@ -824,7 +820,7 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     if found.estimate is not None:  # nothing solved in time: the move chosen by estimates
         of = f" as {found.estimate_objective}" if found.estimate_objective else ""
         tricks = found.estimate_tricks
-        ahead = f", {tricks} trick{'s' if tricks != 1 else ''} ahead" if tricks else ""
+        ahead = f", {counted(tricks, 'trick')} ahead" if tricks else ""
         status = f"  (not exact: a limit stopped the search; estimated {found.estimate}{of}{ahead})"
     elif not found.exact and found.best and found.value is None:  # Bésigue near its end
         status = "  (not exact: a limit stopped the search; the move that scores the most at once)"

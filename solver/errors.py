@@ -30,6 +30,11 @@ def shown(value: Any) -> str:
     return clipped(text, 80)
 
 
+def counted(count: int, noun: str) -> str:
+    """`3 cards`, `1 card`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def json_kind(value: Any) -> str:
     """What `value` is, for "must be an object, got ...": a JSON scalar as JSON spells
     it (null, true, 3, "text"), an array, an object, or else its Python type."""

@@ -17,6 +17,7 @@ from .errors import (
     DuplicateCardError,
     IllegalMoveError,
     PositionError,
+    counted,
     ended_deal_side,
     ints_per_side,
     json_kind,
@@ -38,11 +39,6 @@ def load_position(data: Any) -> AnyPosition:
     if isinstance(data, dict) and data.get("game") == "besigue":
         return BesiguePosition.from_dict(data)
     return Position.from_dict(data)
-
-
-def counted(count: int, word: str) -> str:
-    """`3 cards`, `1 card`."""
-    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 @dataclass(frozen=True)
