@@ -1335,13 +1335,15 @@ def test_plis_serve_starts_and_stops_gracefully(processes: int) -> None:
             process.wait()
 
 
-def _serve_process(*argv: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def _serve_process(*argv: str, env: dict[str, str] | None = None, own_group: bool = False) -> subprocess.Popen[str]:
+    """`plis serve` in a child process (`own_group`: a process group of its own, as a terminal's)."""
     return subprocess.Popen(
         [sys.executable, "-m", "solver.cli", "serve", *argv],
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         cwd=ROOT,
+        start_new_session=own_group,
     )
 
 
@@ -1454,12 +1456,7 @@ def test_a_terminals_ctrl_c_stops_the_server_processes_cleanly(when: str) -> Non
     """A terminal's Ctrl-C reaches every process of the group.  A server process already
     shutting down used to be killed by its parent's SIGTERM (exit 1), and one still
     starting printed a KeyboardInterrupt traceback."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "solver.cli", "serve", "--address", "localhost:0", "--workers", "2", "--processes", "2",
-         "--grace", "0"],
-        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT,
-        start_new_session=True,  # a group of its own, as a terminal's
-    )  # fmt: skip
+    process = _serve_process("--address", "localhost:0", "--workers", "2", "--processes", "2", "--grace", "0", own_group=True)
     try:
         assert process.stderr is not None
         if when == "serving":
