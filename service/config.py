@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from solver.analysis import DEFAULT_TT_MEGABYTES  # the library's Bésigue table
-from solver.machine import memory_megabytes, usable_cores
+from solver.machine import available_megabytes, memory_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
 LEAST_WORKER_MEGABYTES = 2  # 1 MB for each of a worker's two tables
@@ -198,6 +198,11 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     memory = memory_megabytes()
     if args.tt_memory_mb > memory:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory this process may use ({memory} MB)")
+    # the tables are zeroed at the start, every page touched: more than is free would get
+    # the server killed by the system (out of memory) rather than refused
+    spare = available_megabytes() * 9 // 10
+    if args.tt_memory_mb > spare:
+        raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory free now (about {spare} MB to spare)")
     if not 0 <= args.grace < math.inf:  # NaN too
         raise ValueError(f"--grace must be a number of seconds, 0 or more, got {args.grace}")
     check_address(args.address)
@@ -219,13 +224,14 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             f"{LEAST_WORKER_MEGABYTES} MB (a table for the card games and one for Bésigue)"
         )
     if config.processes > 1:
-        check_processes(config, memory)
+        check_processes(config, memory, spare)
     return config
 
 
-def check_processes(config: ServerConfig, memory: int) -> None:
+def check_processes(config: ServerConfig, memory: int, spare: int) -> None:
     """Each of `--processes` gets at least one worker and its share of the tables: refuse
-    more processes than the tables can be shared out to, or than the memory holds."""
+    more processes than the tables can be shared out to, or than the memory holds
+    (`memory`: the process's limit; `spare`: what the memory free now can spare)."""
     each = config.per_process(config.address)
     if each.tt_memory_mb < LEAST_WORKER_MEGABYTES * each.worker_count:
         raise ValueError(
@@ -234,10 +240,13 @@ def check_processes(config: ServerConfig, memory: int) -> None:
             f"{config.tt_memory_mb // LEAST_WORKER_MEGABYTES} processes)"
         )
     needed = config.processes * PROCESS_MEGABYTES + config.tt_memory_mb
-    if needed > memory:
+    if needed > min(memory, spare):
+        than = f"the memory this process may use ({memory} MB)"
+        if needed <= memory:
+            than = f"the memory free now (about {spare} MB to spare)"
         raise ValueError(
             f"--processes {config.processes} would need about {needed} MB ({PROCESS_MEGABYTES} MB a process beside the "
-            f"tables), more than the memory this process may use ({memory} MB)"
+            f"tables), more than {than}"
         )
 
 

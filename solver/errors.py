@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .machine import memory_megabytes
+from .machine import available_megabytes, memory_megabytes
 
 FIELD_MOST, MESSAGE_MOST = 200, 500  # characters of an error's field and message
 
@@ -126,11 +126,17 @@ def ended_deal_side(position: Any, side: Any) -> None:
 
 def table_megabytes(value: Any) -> int:
     """A transposition table's size in MB, checked: a whole number from 1 to the
-    memory this process may use (solver.machine); else an OptionError naming `tt_megabytes`."""
+    memory this process may use, and to nine tenths of the memory free now
+    (solver.machine); else an OptionError naming `tt_megabytes`."""
     size = at_least_one("tt_megabytes", value, "megabytes")
     memory = memory_megabytes()
     if size > memory:
         raise OptionError("tt_megabytes", f"{shown(size)} MB is more than the memory this process may use ({memory} MB)")
+    # the table is zeroed when made, every page touched: one larger than what is free
+    # would get the process killed by the system (out of memory), not an error
+    spare = available_megabytes() * 9 // 10
+    if size > spare:
+        raise OptionError("tt_megabytes", f"{shown(size)} MB is more than the memory free now (about {spare} MB to spare)")
     return size
 
 

@@ -6,7 +6,8 @@ sized to the machine's memory would get the process killed, and one thread per c
 of the host would only queue.
 
 Both are read once per process (the files take about 0.1 ms to read, and the service
-asks for each call); a limit changed while the process runs is not seen."""
+asks for each call); a limit changed while the process runs is not seen.  The memory
+free now (`available_megabytes`, for a table about to be made) is read each time."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 SELF_CGROUP = Path("/proc/self/cgroup")  # lines "hierarchy:controllers:path"
+MEMINFO = Path("/proc/meminfo")  # lines "MemAvailable:   123456 kB"
 
 
 def _words(path: Path) -> list[str]:
@@ -71,6 +73,32 @@ def memory_megabytes() -> int:
         if len(words) == 1 and words[0].isdigit():
             megabytes = min(megabytes, int(words[0]) // 2**20)
     return max(1, megabytes)
+
+
+def available_megabytes() -> int:
+    """The memory free for this process now, in MB: the system's estimate of what can
+    be had without swapping (MemAvailable), and within each cgroup limit above the
+    process what it does not use yet; `memory_megabytes()` where neither can be read.
+    Read afresh each call: it changes as the process and others allocate."""
+    megabytes = memory_megabytes()
+    for line in _lines(MEMINFO):
+        words = line.split()
+        if len(words) == 3 and words[0] == "MemAvailable:" and words[1].isdigit() and words[2] == "kB":
+            megabytes = min(megabytes, int(words[1]) // 1024)
+    for limit_file in _limit_files("memory", "memory.max", "memory.limit_in_bytes"):
+        limit = _words(limit_file)
+        used_name = "memory.current" if limit_file.name == "memory.max" else "memory.usage_in_bytes"
+        used = _words(limit_file.with_name(used_name))
+        if len(limit) == 1 and limit[0].isdigit() and len(used) == 1 and used[0].isdigit():
+            megabytes = min(megabytes, max(0, int(limit[0]) - int(used[0])) // 2**20)
+    return megabytes
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        return path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
 
 
 def _cpu_quota() -> float | None:

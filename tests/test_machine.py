@@ -102,7 +102,7 @@ def test_cores_are_the_affinity_mask_within_the_quota(
 
 def test_a_containers_memory_limit_bounds_the_table_and_the_threads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     fake_cgroup(monkeypatch, tmp_path, "0::/\n", {"memory.max": f"{100 * MB}"})  # a 100 MB container
-    assert table_megabytes(100) == 100
+    assert table_megabytes(90) == 90  # nine tenths of it: the rest for the process itself
     with pytest.raises(OptionError, match=r"101 MB is more than the memory this process may use \(100 MB\)") as error:
         table_megabytes(101)
     assert error.value.field == "tt_megabytes"
@@ -118,3 +118,68 @@ def test_a_containers_memory_limit_bounds_the_table_and_the_threads(monkeypatch:
 def test_a_containers_cpu_quota_sets_the_default_threads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     fake_cgroup(monkeypatch, tmp_path, "0::/\n", {"cpu.max": "100000 100000"})  # one core
     assert check_jobs(None, table=1) == 1
+
+
+@pytest.mark.parametrize(
+    ("meminfo", "own", "files", "expected"),
+    [
+        ("MemTotal: 9999999 kB\nMemAvailable:    1048576 kB\n", "", {}, 1024),  # the system's estimate
+        ("", "", {}, None),  # unreadable: the memory the process may use
+        ("MemAvailable: lots kB\n", "", {}, None),  # not a number: ignored
+        # a v2 container of 1000 MB that uses 400: 600 left, below the system's 1024
+        ("MemAvailable: 1048576 kB\n", "0::/\n", {"memory.max": f"{1000 * MB}", "memory.current": f"{400 * MB}"}, 600),
+        # v1: the limit less the usage
+        (
+            "MemAvailable: 1048576 kB\n",
+            "4:memory:/d\n",
+            {"memory/d/memory.limit_in_bytes": f"{800 * MB}", "memory/d/memory.usage_in_bytes": f"{300 * MB}"},
+            500,
+        ),
+        # no limit ("max"), or a limit without its usage: the system's estimate
+        ("MemAvailable: 1048576 kB\n", "0::/\n", {"memory.max": "max", "memory.current": f"{400 * MB}"}, 1024),
+        ("MemAvailable: 1048576 kB\n", "0::/\n", {"memory.max": f"{900 * MB}"}, 900),  # the limit still binds
+        # over the limit already (a v1 limit can be set below the usage): nothing free
+        ("MemAvailable: 1048576 kB\n", "0::/\n", {"memory.max": f"{100 * MB}", "memory.current": f"{300 * MB}"}, 0),
+    ],
+)
+def test_the_memory_free_now_is_the_systems_estimate_within_each_cgroup_limit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, meminfo: str, own: str, files: dict[str, str], expected: int | None
+) -> None:
+    fake_cgroup(monkeypatch, tmp_path, own, files)
+    (tmp_path / "meminfo").write_text(meminfo)
+    monkeypatch.setattr(machine, "MEMINFO", tmp_path / "meminfo")
+    assert machine.available_megabytes() == (memory_megabytes() if expected is None else expected)
+
+
+def test_a_table_larger_than_the_memory_free_now_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A table is zeroed when made: one of 24000 MB on a 24 GB machine got the process
+    killed by the system (out of memory) instead of an error."""
+    (tmp_path / "meminfo").write_text("MemAvailable: 1048576 kB\n")  # 1024 MB free: 921 to spare
+    monkeypatch.setattr(machine, "MEMINFO", tmp_path / "meminfo")
+    assert table_megabytes(921) == 921
+    with pytest.raises(OptionError, match=r"922 MB is more than the memory free now \(about 921 MB to spare\)") as error:
+        table_megabytes(922)
+    assert error.value.field == "tt_megabytes"
+    from solver import Engine
+
+    with pytest.raises(OptionError) as error:
+        Engine(5000)
+    assert error.value.field == "tt_megabytes"
+    with pytest.raises(OptionError) as error:
+        analyse({"game": "belote", "trump": "H", "hands": ["HJ", "H9", "HA", "HT"], "tricks": [4, 3]}, tt_megabytes=2000)
+    assert error.value.field == "tt_megabytes"
+
+
+def test_the_server_refuses_tables_larger_than_the_memory_free_now(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from service.server import main as serve_main
+
+    (tmp_path / "meminfo").write_text("MemAvailable: 1048576 kB\n")
+    monkeypatch.setattr(machine, "MEMINFO", tmp_path / "meminfo")
+    assert serve_main(["--tt-memory-mb", "1000", "--address", "localhost:0"]) == 2
+    assert "--tt-memory-mb 1000 is more than the memory free now (about 921 MB to spare)" in capsys.readouterr().err
+    # 8 processes of about 50 MB each beside 600 MB of tables: 1000 MB, more than 921
+    assert serve_main(["--tt-memory-mb", "600", "--processes", "8", "--address", "localhost:0"]) == 2
+    assert "--processes 8 would need about 1000 MB" in (err := capsys.readouterr().err)
+    assert "more than the memory free now (about 921 MB to spare)" in err
