@@ -99,7 +99,7 @@ def __getattr__(name: str) -> Any:
         from ._besigue import BesigueEngine
 
         return BesigueEngine
-    raise AttributeError(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}", name=name)
 
 
 def __dir__() -> list[str]:  # the compiled classes too, for completion and help()

@@ -169,7 +169,7 @@ def as_position(position: PositionLike, argument: str = "position") -> AnyPositi
     """Accept a `Position` or `BesiguePosition`, a FORMAT.md dict, or its JSON text
     (anything else: an error naming `argument`, the caller's name for it)."""
     if isinstance(position, (Position, BesiguePosition)):
-        return position
+        return position.checked()  # one built directly or by dataclasses.replace was never checked
     if isinstance(position, (str, bytes, bytearray)):
         return load_position(parse_json(position))
     if isinstance(position, Mapping):
@@ -386,8 +386,9 @@ def check_exact_moves(pos: AnyPosition, moves: Iterable[str | Card] | None) -> l
     is to be valued; an error naming `exact_moves[i]` for one that is not legal."""
     if moves is None:
         return None
-    if isinstance(moves, str | bytes) or not isinstance(moves, Iterable):
-        raise OptionError("exact_moves", f"must be a list of moves, got {moves!r}")
+    if isinstance(moves, str | bytes | bytearray | Mapping) or not isinstance(moves, Iterable):
+        # (a dict's keys, or a string's letters, are no list of moves one meant)
+        raise OptionError("exact_moves", f"must be a list of moves, got {shown(moves)}")
     cards = named_moves(pos, moves, "exact_moves")
     if isinstance(pos, BesiguePosition) or has_transform(pos):
         # Bésigue's own search, or several of the engine's values make one of the
@@ -591,12 +592,12 @@ def estimate_unsolved(position: PositionLike, result: Result, time_limit: float 
     `estimates`).  A limited result made with `exact_moves` is not one to give them."""
     pos = as_position(position)
     check_limits(time_limit, None)
-    if isinstance(pos, BesiguePosition):
-        return result
     if not isinstance(result, Result):
         raise OptionError("result", f"must be a solver.Result, got {type(result).__name__}")
     if result.objective != pos.objective:
         raise OptionError("result", f"is for the objective {result.objective!r}, the position's is {pos.objective!r}")
+    if isinstance(pos, BesiguePosition):
+        return result
     if result.limit not in ("time", "nodes") or len(result.moves) < 2 or all(m.value is not None for m in result.moves):
         return result  # exact (or with `exact_moves`: the others not wanted), cancelled, a forced move, all solved
     started = time.perf_counter()

@@ -23,7 +23,7 @@ from .analysis import (
     table_size,
     thread_engine,
 )
-from .errors import OptionError, PlisError, at_least_one
+from .errors import OptionError, PlisError, at_least_one, shown
 from .machine import memory_megabytes, usable_cores
 
 Item = TypeVar("Item")
@@ -35,7 +35,7 @@ AHEAD = 2  # items started per thread before the oldest answer is waited for
 def ordered_map(
     fn: Callable[[Item], Answer],
     items: Iterable[Item],
-    jobs: int,
+    jobs: int | None,
     background: bool = False,
     on_stop: Callable[[], None] | None = None,
 ) -> Generator[Answer, None, None]:
@@ -52,7 +52,19 @@ def ordered_map(
 
     With one job the calls run in the caller's thread, unless `background`: then in a
     thread of their own, so that the caller's thread stays free to take a Ctrl-C
-    while a search runs (the search holds its thread until it ends)."""
+    while a search runs (the search holds its thread until it ends).  `jobs` as
+    `analyse_many` takes it: None or 0 is one thread per core (checked at once)."""
+    threads = check_jobs(jobs, table=0)  # the tables are `fn`'s, sized by its caller
+    return _ordered_map(fn, items, threads, background, on_stop)
+
+
+def _ordered_map(
+    fn: Callable[[Item], Answer],
+    items: Iterable[Item],
+    jobs: int,
+    background: bool,
+    on_stop: Callable[[], None] | None,
+) -> Generator[Answer, None, None]:
     if jobs <= 1 and not background:
         for item in items:  # (not `yield from map`: a StopIteration of fn's would end the answers unseen)
             yield fn(item)
@@ -137,6 +149,7 @@ def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
 @overload
 def analyse_many(
     positions: Iterable[PositionLike],
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -149,18 +162,19 @@ def analyse_many(
 @overload
 def analyse_many(
     positions: Iterable[PositionLike],
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     tt_megabytes: int | None = None,
     jobs: int | None = None,
-    *,
     errors: Literal["return"],
 ) -> Generator[Result | PlisError, None, None]: ...
 
 
 def analyse_many(
     positions: Iterable[PositionLike],
+    *,
     objective: str | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -183,7 +197,7 @@ def analyse_many(
         table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES)
     threads = check_jobs(jobs, thread_megabytes(tt_megabytes))
     if errors not in ("raise", "return"):
-        raise OptionError("errors", f"must be 'raise' or 'return', got {errors!r}")
+        raise OptionError("errors", f"must be \"raise\" or \"return\", got {shown(errors)}")
     searching: dict[int, Any] = {}  # each thread's engine while it searches
     stopped = False
     lock = threading.Lock()

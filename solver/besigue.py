@@ -26,6 +26,8 @@ from .errors import (
     DuplicateCardError,
     IllegalMoveError,
     PositionError,
+    checked_objective,
+    counted,
     ended_deal_side,
     ints_per_side,
     json_kind,
@@ -137,6 +139,8 @@ class BesiguePosition:
     # places in `played` of the passes the replay added: a trick winner's pass that the
     # list given left out (FORMAT.md allows it)
     implied: frozenset[int] = field(default=frozenset(), compare=False)
+    # set once checked (from_dict, checked()); dataclasses.replace leaves it False
+    _checked: bool = field(default=False, init=False, repr=False, compare=False)
 
     # --- reading -----------------------------------------------------------------
     @classmethod
@@ -158,9 +162,7 @@ class BesiguePosition:
         if not isinstance(trump, str) or trump.upper() not in SUITS:
             raise PositionError("trump", f"besigue trump must be one of C, S, H, D, got {shown(trump)}")
         rules = Besigue(options, trump.upper(), None)
-        objective = data.get("objective", Besigue.OBJECTIVES[0])
-        if objective not in Besigue.OBJECTIVES:
-            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {shown(objective)}")
+        objective = checked_objective(Besigue, data.get("objective", Besigue.OBJECTIVES[0]))
         scored = _pair(data.get("scored"), "scored", allow_negative=True)
         dealer = _seat(data.get("dealer", 1), "dealer")
         talon = tuple(parse_cards(_list_or_str(data.get("talon"), "talon"), "talon")) if "talon" in data else None
@@ -179,6 +181,9 @@ class BesiguePosition:
             talon = ()  # phase 2 (an empty list cannot be told from a missing one over gRPC)
         plain_hands = _two_hands(data["hands"], "hands")
         trick = tuple(parse_cards(_list_or_str(data.get("trick", []), "trick"), "trick"))
+        for name in ("to_declare", "melded", "sevens"):  # as every field but scored and tricks
+            if name in data and data[name] is None:
+                raise PositionError(name, "is null: leave it out for none")
         to_declare = data.get("to_declare")
         if to_declare is not None:
             to_declare = _seat(to_declare, "to_declare")
@@ -194,6 +199,7 @@ class BesiguePosition:
         position._check(data.get("tricks") is not None)  # null: left out, as for scored
         if position.phase == 2:  # melded cards are simply in hand now
             position = replace(position, hands=(_strip(hands[0]), _strip(hands[1])))
+        object.__setattr__(position, "_checked", True)
         return position
 
     @classmethod
@@ -204,9 +210,9 @@ class BesiguePosition:
         hands = _two_hands(deal, "deal")
         for seat, hand in enumerate(hands):
             if len(hand) != HAND_SIZE:
-                raise PositionError(f"deal[{seat}]", f"holds {len(hand)} cards; a Bésigue deal gives {HAND_SIZE}")
+                raise PositionError(f"deal[{seat}]", f"holds {counted(len(hand), 'card')}; a Bésigue deal gives {HAND_SIZE}")
         if len(talon) != TALON_SIZE:
-            raise PositionError("talon", f"holds {len(talon)} cards; at the start of a deal it holds {TALON_SIZE}")
+            raise PositionError("talon", f"holds {counted(len(talon), 'card')}; at the start of a deal it holds {TALON_SIZE}")
         bonus = [0, 0]
         if talon[-1].rank == "7":  # the dealer turned up a 7
             bonus[dealer] = SEVEN_BONUS
@@ -220,7 +226,7 @@ class BesiguePosition:
             objective=objective,
         )
         start._check(tricks_given=True, field_name="deal")
-        if not isinstance(played, list):
+        if not isinstance(played, (list, tuple)):
             raise PositionError("played", "must be a list of moves")
         position = start
         implied = []
@@ -228,7 +234,7 @@ class BesiguePosition:
             where = f"played[{index}]"
             if not isinstance(token, str):
                 raise IllegalMoveError(where, f"a move must be a string, got {shown(token)}", index)
-            if position.to_declare is not None and not _is_declaration(_keywords_lower(token)):
+            if position.to_declare is not None and not is_declaration(_keywords_lower(token)):
                 implied.append(len(position.played))
                 position = position.play("pass", where, index)  # nothing listed: the winner declared nothing
             try:
@@ -272,10 +278,62 @@ class BesiguePosition:
         }
 
     # --- validation ------------------------------------------------------------------
+    def checked(self) -> BesiguePosition:
+        """This position, checked as `from_dict` checks one but for the cards each
+        hand holds against the talon and the tricks (see below): for a position built
+        directly or changed with `dataclasses.replace`, which nothing checked (the
+        engine trusts what it is given: a talon too long could crash it)."""
+        if self._checked:
+            return self
+        if not isinstance(self.rules, Besigue):
+            raise PositionError("rules", f"must be Bésigue's Rules (solver.get_game), got {type(self.rules).__name__}")
+        checked_objective(Besigue, self.objective)
+        if not isinstance(self.hands, (tuple, list)) or len(self.hands) != 2:
+            raise PositionError("hands", f"must hold 2 hands, one per seat, got {shown(self.hands)}")
+        for seat, hand in enumerate(self.hands):
+            if not isinstance(hand, (tuple, list)):
+                raise PositionError(f"hands[{seat}]", f"must be a tuple of Copy, got {type(hand).__name__}")
+            for i, copy in enumerate(hand):
+                if not isinstance(copy, Copy) or not isinstance(copy.card, Card) or not isinstance(copy.marks, frozenset):
+                    raise PositionError(f"hands[{seat}][{i}]", f"must be a Copy of a Card (from_dict's), got {shown(copy)}")
+                seven = {SEVEN_MARK} if copy.card == self.trump_seven else set()
+                if not copy.marks <= {*seven, *self.rules.kinds_of(copy.card)}:
+                    raise PositionError(f"hands[{seat}][{i}]", f"{copy.card} cannot carry the marks {sorted(copy.marks)}")
+        for name, cards in (("talon", self.talon), ("trick", self.trick)):
+            if not isinstance(cards, (tuple, list)):
+                raise PositionError(name, f"must be a tuple of Cards, got {type(cards).__name__}")
+            for i, card in enumerate(cards):
+                if not isinstance(card, Card):
+                    raise CardError(f"{name}[{i}]", f"must be a Card (Card.parse), got {shown(card)}")
+        for name in ("leader", "dealer"):
+            _seat(getattr(self, name), name)
+        if self.to_declare is not None:
+            _seat(self.to_declare, "to_declare")
+        if not isinstance(self.exchanged, bool):
+            raise PositionError("exchanged", f"must be true or false, got {shown(self.exchanged)}")
+        _pair(self.scored, "scored", allow_negative=True)
+        _pair(self.tricks, "tricks", allow_negative=False)
+        # not the counts (_check_counts): a position with fewer cards in hand than its
+        # talon implies is no deal's, but the engine values it all the same (the tests'
+        # small positions, solver.besigue's reference)
+        self._check_cards("hands")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) > HAND_SIZE:
+                raise PositionError(f"hands[{seat}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}")
+        object.__setattr__(self, "_checked", True)  # a cache of this check, not a change of the position
+        return self
+
     def _check(self, tricks_given: bool, field_name: str = "hands") -> None:
+        self._check_cards(field_name)
+        self._check_counts(tricks_given, field_name)
+
+    def _check_cards(self, field_name: str) -> None:
+        """The cards: of the game, at most two of each, a talon and trick of sizes the
+        game can have, the retourne of the trump suit."""
         rules, talon = self.rules, self.talon
         if len(talon) > TALON_SIZE or len(talon) % 2:
-            raise PositionError("talon", f"holds {len(talon)} cards; the talon holds an even number from 0 to {TALON_SIZE}")
+            held = counted(len(talon), "card")
+            raise PositionError("talon", f"holds {held}; the talon holds an even number from 0 to {TALON_SIZE}")
         if talon and talon[-1].suit != rules.trump:
             raise PositionError("talon", f"its last card {talon[-1]} is the retourne and its suit is trump, not {rules.trump}")
         if self.exchanged and talon and talon[-1] != Card.parse(rules.trump_suit + "7"):
@@ -296,6 +354,11 @@ class BesiguePosition:
                 if counts[card] > 2:
                     raise DuplicateCardError(where, f"{card} appears three times (also in {places[card]}); there are two of each")
                 places[card] = where
+
+    def _check_counts(self, tricks_given: bool, field_name: str) -> None:
+        """The cards each hand holds, the tricks, the leader and the declaration pending,
+        against the talon: what a deal can come to."""
+        talon = self.talon
         if self.to_declare is not None:
             if not talon:
                 raise PositionError("to_declare", "a declaration comes after a phase-1 trick, while the talon is not empty")
@@ -323,7 +386,8 @@ class BesiguePosition:
             if len(hand) != expected:
                 raise PositionError(
                     f"{field_name}[{seat}]",
-                    f"holds {len(hand)} cards; with {len(talon)} cards in the talon and {len(self.trick)} on the trick"
+                    f"holds {counted(len(hand), 'card')}; with {counted(len(talon), 'card')} in the talon and "
+                    f"{len(self.trick)} on the trick"
                     f"{' and a declaration pending' if self.to_declare is not None else ''} it should hold {expected}",
                 )
         if self.phase == 2 and played_tricks == TOTAL_TRICKS and self.trick:
@@ -373,8 +437,7 @@ class BesiguePosition:
         return Card.parse(self.rules.trump_suit + "7")
 
     def with_objective(self, objective: str) -> BesiguePosition:
-        if objective not in Besigue.OBJECTIVES:
-            raise PositionError("objective", f"besigue objectives are {', '.join(Besigue.OBJECTIVES)}, got {shown(objective)}")
+        checked_objective(Besigue, objective)
         return replace(self, objective=objective)
 
     # --- moves -------------------------------------------------------------------------
@@ -402,12 +465,14 @@ class BesiguePosition:
         return moves
 
     def melds(self) -> list[Meld]:
-        """The melds the declaring seat may declare now, one per distinct set of copies."""
+        """The melds the declaring seat may declare now, one per distinct set of copies
+        (none where no declaration is pending)."""
         return list(self._melds)
 
     @cached_property
     def _melds(self) -> tuple[Meld, ...]:  # a position's own: `replace` makes a new one
-        assert self.to_declare is not None
+        if self.to_declare is None:
+            return ()
         hand = self.hands[self.to_declare]
         trump = self.rules.trump_suit
         by_card: dict[str, list[Copy]] = {}
@@ -482,9 +547,9 @@ class BesiguePosition:
         if move in legal:
             return move
         seat = self.to_move
-        if self.to_declare is None and _is_declaration(move):
+        if self.to_declare is None and is_declaration(move):
             raise IllegalMoveError(field_name, f"{move}: seat {seat} has no declaration to make now (it plays a card)", index)
-        if self.to_declare is not None and not _is_declaration(move):
+        if self.to_declare is not None and not is_declaration(move):
             raise IllegalMoveError(
                 field_name, f"{move}: seat {seat} won the trick and declares first (legal: {', '.join(legal)})", index
             )
@@ -609,7 +674,7 @@ def _split_copies(text: str) -> list[str]:
     return re.findall(r"[^\s\[\]]+(?:\[[^\]]*\])?", text)
 
 
-def _is_declaration(move: str) -> bool:
+def is_declaration(move: str) -> bool:
     """Whether `move` (its words in lower case) is a trick winner's declaration."""
     return move in DECLARATIONS or move.startswith("meld:")
 
@@ -668,13 +733,13 @@ def _pair(value: Any, name: str, allow_negative: bool) -> tuple[int, ...]:
 
 
 def _list_or_str(value: Any, name: str) -> Any:
-    if not isinstance(value, (list, str)):
+    if not isinstance(value, (list, tuple, str)):  # a tuple from Python callers
         raise PositionError(name, f"must be a list of cards, got {json_kind(value)}")
     return value
 
 
 def _two_hands(value: Any, name: str) -> tuple[list[Card], list[Card]]:
-    if not isinstance(value, list):
+    if not isinstance(value, (list, tuple)):
         raise PositionError(name, f"must be a list of 2 hands, got {json_kind(value)}")
     if len(value) != 2:
         raise PositionError(name, f"besigue has 2 players; got {len(value)} hands")
@@ -686,7 +751,7 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
     """The hands as copies: the `melded` entries and `sevens` mark copies the hands hold."""
     if melded is None:
         melded = [[], []]
-    if not isinstance(melded, list) or len(melded) != 2:
+    if not isinstance(melded, (list, tuple)) or len(melded) != 2:
         raise PositionError("melded", f"must be a list of 2 lists, one per seat, got {shown(melded)}")
     if sevens is None:
         sevens = [0, 0]
@@ -696,7 +761,7 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
         free = Counter(hand)
         copies: list[Copy] = []
         entries = melded[seat]
-        if not isinstance(entries, list):
+        if not isinstance(entries, (list, tuple)):
             raise PositionError(f"melded[{seat}]", f"must be a list of {{card, kinds}} objects, got {shown(entries)}")
         for i, entry in enumerate(entries):
             where = f"melded[{seat}][{i}]"
@@ -704,7 +769,7 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
                 raise PositionError(where, f"must be an object with card and kinds, got {shown(entry)}")
             card = Card.parse(entry["card"], f"{where}.card")
             kinds = entry["kinds"]
-            if not isinstance(kinds, list) or not kinds:
+            if not isinstance(kinds, (list, tuple)) or not kinds:
                 raise PositionError(f"{where}.kinds", f"must be a non-empty list of meld kinds, got {shown(kinds)}")
             for kind in kinds:
                 if kind not in rules.kinds_of(card):
@@ -719,7 +784,8 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
             copies.append(Copy(card, frozenset(kinds)))
         seven = Card.parse(f"{rules.trump_suit}7")
         if sevens[seat] > free[seven]:
-            raise PositionError(f"sevens[{seat}]", f"{sevens[seat]} scored trump 7s, but seat {seat} holds {free[seven]}")
+            scored_sevens = counted(sevens[seat], "scored trump 7")
+            raise PositionError(f"sevens[{seat}]", f"{scored_sevens}, but seat {seat} holds {free[seven]}")
         free[seven] -= sevens[seat]
         copies += [Copy(seven, frozenset({SEVEN_MARK}))] * sevens[seat]
         copies += [Copy(card) for card, n in free.items() for _ in range(n)]

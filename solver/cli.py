@@ -31,7 +31,7 @@ from typing import IO, Any, NoReturn
 from . import __version__
 from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint
 from .batch import check_jobs, ordered_map, thread_megabytes
-from .besigue import BesiguePosition
+from .besigue import BesiguePosition, is_declaration
 from .cards import format_cards
 from .errors import DuplicateKeyError, PlisError, PositionError, counted, json_kind, load_json, table_megabytes
 from .features import (
@@ -830,7 +830,9 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     value = _shown(found.value)
     if found.value is None and found.lower is not None:  # named without a value: what its search proved
         value = f"[{found.lower}, {found.upper}]"
-    lines.append(f"  play {' or '.join(found.best) or '?'}: value {value}{status}")
+    # a Bésigue trick winner declares (meld:..., seven, exchange7) or passes: no card is played
+    verb = "declare" if found.best and all(is_declaration(move) for move in found.best) else "play"
+    lines.append(f"  {verb} {' or '.join(found.best) or '?'}: value {value}{status}")
     return "\n".join(lines) + "\n"
 
 

@@ -44,7 +44,7 @@ def json_kind(value: Any) -> str:
         return "an array"
     if isinstance(value, dict):
         return "an object"
-    return f"a {type(value).__name__}"
+    return f"a value of Python type {type(value).__name__}"
 
 
 def key_field(key: Any, within: str = "") -> str:
@@ -113,6 +113,14 @@ def above_zero(field: str, value: Any, unit: str, note: str = "") -> float:
     return value
 
 
+def checked_objective(game: Any, objective: Any) -> str:
+    """`objective` if it is one of `game`'s (a Rules class or instance), else a
+    PositionError naming `objective`."""
+    if objective not in game.OBJECTIVES:
+        raise PositionError("objective", f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {shown(objective)}")
+    return str(objective)
+
+
 def ended_deal_side(position: Any, side: Any) -> None:
     """For a finished deal's value: an OptionError naming `side` unless it is one of
     the game's sides (a seat in the games of each for himself), a PositionError before
@@ -154,7 +162,7 @@ def ints_per_side(value: Any, name: str, n: int, per: str, allow_negative: bool)
     VALUE_LIMIT in size; None means zeros. Else a PositionError naming the entry."""
     if value is None:
         return (0,) * n
-    if not isinstance(value, list) or len(value) != n:
+    if not isinstance(value, (list, tuple)) or len(value) != n:  # a tuple from Python callers
         raise PositionError(name, f"must be a list of {n} integers, one per {per}, got {shown(value)}")
     lowest = -VALUE_LIMIT if allow_negative else 0
     for i, v in enumerate(value):
@@ -255,7 +263,13 @@ def _json_int(text: str) -> int:
 
 
 def load_json(text: str | bytes | bytearray) -> Any:
-    """``json.loads``, but a key given twice is a `DuplicateKeyError` naming where."""
+    """``json.loads``, but a key given twice is a `DuplicateKeyError` naming where.
+    Bytes are UTF-8 (json.loads would also take UTF-16 and UTF-32); a byte order mark
+    first is let pass, in bytes or text, as a file read with utf-8-sig lets it."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8-sig")
+    elif text.startswith("\ufeff"):
+        text = text[1:]
     hook = _UniqueKeys()
     data = json.loads(text, object_pairs_hook=hook, parse_constant=_not_json, parse_int=_json_int)
     if hook.repeated:
@@ -263,7 +277,7 @@ def load_json(text: str | bytes | bytearray) -> Any:
     return data
 
 
-def parse_json(text: str | bytes) -> Any:
+def parse_json(text: str | bytes | bytearray) -> Any:
     """JSON text as Python data; bad JSON is a `PositionError` naming `position`, or the
     path of a key given twice."""
     if not isinstance(text, (str, bytes, bytearray)):

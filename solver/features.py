@@ -30,6 +30,7 @@ from .analysis import (
     analyse,
     as_position,
     check_flag,
+    check_limits,
     default_tt_megabytes,
     engine_for,
     favourite_by_estimates,
@@ -362,7 +363,11 @@ class TrumpTable:
     def value(self, trump: str, declaring_side: int | None = None) -> Value | None:
         """The value with `trump` (and `declaring_side`, in the games where a side
         declares); a `NoEntryError` (an OptionError and a KeyError) naming the argument
-        that has no entry."""
+        that has no entry.  The trump in either case, as positions take it ("h", "Obenabe")."""
+        if isinstance(trump, str) and trump.isascii():
+            trump = next((e.trump for e in self.entries if e.trump.lower() == trump.lower()), trump)
+        if isinstance(declaring_side, bool):  # True is no side, though it equals 1
+            raise NoEntryError("declaring_side", f"must be a side, 0 or 1 (or None), got {declaring_side}")
         for entry in self.entries:
             if entry.trump == trump and entry.declaring_side == declaring_side:
                 return entry.value
@@ -420,6 +425,7 @@ def trump_table(
     from .batch import check_jobs, ordered_map
 
     base = deal_before_play(deal)
+    check_limits(time_limit, node_limit)
     check_solve(solve)
     if estimate is not None and not callable(estimate):
         raise OptionError("estimate", f"must be a function called as favourite_by_estimates is (or None), "
@@ -544,7 +550,7 @@ def deal_before_play(deal: PositionLike) -> Position:
             data[game.CONTRACT_FIELD] = 0
         position = Position.from_dict(data)
     elif isinstance(deal, Position):
-        position = deal
+        position = deal.checked()
         if not type(position.rules).TRUMPS:
             raise PositionError("game", f"{position.rules.name} has no trump: there is no trump table")
     else:

@@ -1,7 +1,9 @@
 """Positions in the JSON format of FORMAT.md: parsing, validation, replay and play.
 
-A `Position` is validated once, when it is made; everything below it (the engine,
-the reference search) trusts it.  `Position.play` returns the position after a move.
+A `Position` is validated once: when it is read (`from_dict`), or, built directly or
+by `dataclasses.replace`, when a function takes it (`checked`); everything below it
+(the engine, the reference search) trusts it.  `Position.play` returns the position
+after a move.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from .errors import (
     DuplicateCardError,
     IllegalMoveError,
     PositionError,
+    checked_objective,
     counted,
     ended_deal_side,
     ints_per_side,
@@ -35,7 +38,10 @@ KNOWN_FIELDS = {"game", "options", "trump", "declarer", "taker", "scored", "obje
 
 
 def load_position(data: Any) -> AnyPosition:
-    """A position of any game from its FORMAT.md dict (Bésigue has its own class)."""
+    """A position of any game from its FORMAT.md dict, or that dict's JSON text
+    (Bésigue has its own class)."""
+    if isinstance(data, (str, bytes, bytearray)):
+        data = parse_json(data)
     if isinstance(data, dict) and data.get("game") == "besigue":
         return BesiguePosition.from_dict(data)
     return Position.from_dict(data)
@@ -55,6 +61,8 @@ class Position:
     # the deal and the moves it was replayed from, when given that way
     deal: tuple[tuple[Card, ...], ...] | None = field(default=None, compare=False)
     played: tuple[Card, ...] = field(default=(), compare=False)
+    # set once checked (from_dict, checked()); dataclasses.replace leaves it False
+    _checked: bool = field(default=False, init=False, repr=False, compare=False)
 
     # --- reading ---------------------------------------------------------------
     @classmethod
@@ -80,9 +88,7 @@ class Position:
         rules = game(options, trump, contract_seat)
         if game.CONTRACT_FIELD is not None:
             rules.contract_seat = _seat(rules, contract_seat, game.CONTRACT_FIELD, required=True)
-        objective = data.get("objective", game.OBJECTIVES[0])
-        if objective not in game.OBJECTIVES:
-            raise PositionError("objective", f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {shown(objective)}")
+        objective = checked_objective(game, data.get("objective", game.OBJECTIVES[0]))
         scored = _side_ints(rules, data.get("scored"), "scored", allow_negative=True)
 
         if "deal" in data or "played" in data:
@@ -102,6 +108,7 @@ class Position:
         position = cls(rules, hands, trick, leader, scored, tricks, objective)
         position._check_cards(tricks_given)
         position._check_key_totals()
+        object.__setattr__(position, "_checked", True)
         return position
 
     @classmethod
@@ -112,7 +119,7 @@ class Position:
         bonuses = rules.deal_bonuses(hands)
         start = replace(start, scored=tuple(s + b for s, b in zip(scored, bonuses)))
         start._check_key_totals()  # the totals only grow as far as the points to come shrink
-        if not isinstance(played, list):
+        if not isinstance(played, (list, tuple)):
             raise PositionError("played", "must be a list of cards")
         position = start
         for index, token in enumerate(played):
@@ -125,6 +132,34 @@ class Position:
         return replace(position, deal=hands, played=tuple(position.played))
 
     # --- validation ------------------------------------------------------------
+    def checked(self) -> Position:
+        """This position, checked as `from_dict` checks one: for a position built
+        directly or changed with `dataclasses.replace`, which nothing checked (the
+        engine trusts what it is given: a seat out of range could crash it)."""
+        if self._checked:
+            return self
+        rules = self.rules
+        if not isinstance(rules, Rules) or rules.name == "besigue":
+            raise PositionError("rules", f"must be a card game's Rules (solver.get_game), got {type(rules).__name__}")
+        if rules.CONTRACT_FIELD is not None:
+            _seat(rules, rules.contract_seat, rules.CONTRACT_FIELD, required=True)
+        checked_objective(rules, self.objective)
+        if not isinstance(self.hands, (tuple, list)) or len(self.hands) != rules.n_players:
+            raise PositionError("hands", f"must hold {rules.n_players} hands, one per seat, got {shown(self.hands)}")
+        for name, cards in (*((f"hands[{seat}]", hand) for seat, hand in enumerate(self.hands)), ("trick", self.trick)):
+            if not isinstance(cards, (tuple, list)):
+                raise PositionError(name, f"must be a tuple of Cards, got {type(cards).__name__}")
+            for i, card in enumerate(cards):
+                if not isinstance(card, Card):
+                    raise CardError(f"{name}[{i}]", f"must be a Card (Card.parse), got {shown(card)}")
+        _seat(rules, self.leader, "leader", required=True)
+        _side_ints(rules, self.scored, "scored", allow_negative=True)
+        _side_ints(rules, self.tricks, "tricks", allow_negative=False)
+        self._check_cards(tricks_given=True)
+        self._check_key_totals()
+        object.__setattr__(self, "_checked", True)  # a cache of this check, not a change of the position
+        return self
+
     def _check_cards(self, tricks_given: bool, field_name: str = "hands") -> None:
         rules = self.rules
         if len(self.trick) >= rules.n_players:
@@ -221,10 +256,7 @@ class Position:
         seen[card] = where
 
     def with_objective(self, objective: str) -> Position:
-        if objective not in self.rules.OBJECTIVES:
-            raise PositionError(
-                "objective", f"{self.rules.name} objectives are {', '.join(self.rules.OBJECTIVES)}, got {shown(objective)}"
-            )
+        checked_objective(self.rules, objective)
         position = replace(self, objective=objective)
         position._check_key_totals()
         return position
@@ -399,14 +431,14 @@ def _side_ints(rules: Rules, value: Any, name: str, allow_negative: bool) -> tup
 
 
 def _list_or_str(value: Any, name: str) -> Any:
-    if not isinstance(value, (list, str)):
+    if not isinstance(value, (list, tuple, str)):  # a tuple from Python callers
         raise PositionError(name, f"must be a list of cards, got {json_kind(value)}")
     return value
 
 
 def _hands(rules: Rules, value: Any, name: str) -> tuple[tuple[Card, ...], ...]:
     n = rules.n_players
-    if not isinstance(value, list):
+    if not isinstance(value, (list, tuple)):
         raise PositionError(name, f"must be a list of {n} hands, got {json_kind(value)}")
     if len(value) != n:
         raise PositionError(name, f"{rules.name} with these options has {n} players; got {len(value)} hands")

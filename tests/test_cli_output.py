@@ -131,6 +131,20 @@ def test_a_limited_hint_says_its_value_is_a_bound() -> None:
     assert "lower" not in Hint(("HJ",), 107, False, 10, 1.0, limit="time", lower=1, upper=2).to_dict()
 
 
+def test_a_besigue_hint_to_declare_says_declare() -> None:
+    """A trick winner's best move is a declaration (or a pass): it was shown as "play"."""
+    from solver import hint, load_position
+
+    declaring = load_position(json.loads((ROOT / "examples" / "besigue.jsonl").read_text().splitlines()[0]))
+    found = hint(declaring)
+    text = pretty_hint(declaring, found)
+    assert found.best and all(move.startswith("meld:") or move in ("seven", "exchange7", "pass") for move in found.best)
+    assert f"  declare {' or '.join(found.best)}: value {found.value}" in text.splitlines()
+    playing = declaring.play(found.best[0])  # then both draw, and the winner leads a card
+    text = pretty_hint(playing, hint(playing))
+    assert any(line.startswith("  play ") for line in text.splitlines())
+
+
 def test_a_limited_analysis_says_what_its_estimates_are() -> None:
     moves = (MoveValue("HJ", 20), MoveValue("HA", None, -157, 157, 12), MoveValue("CK", None, -157, 157, -30))
     result = Result(0, 0, "raw", 20, moves, ("HJ",), None, False, 10, 1.0, limit="time", estimate_tricks=3)
