@@ -1347,8 +1347,9 @@ cdef class BesigueEngine:
         c.stores = 0
         c.nodes2 = 0
         c.roots2 = 0
-        c.aborted = 0
         self.cancel_requested = self.cancel_pending
+        # a cancel before the start stops the search at its first node, not its first check
+        c.aborted = LIMIT_CANCELLED if self.cancel_requested else 0
         c.cancel = &self.cancel_requested
         c.node_limit = node_limit
         c.deadline = now() + time_limit if time_limit > 0 else 0.0
