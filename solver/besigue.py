@@ -317,9 +317,15 @@ class BesiguePosition:
         # talon implies is no deal's, but the engine values it all the same (the tests'
         # small positions, solver.besigue's reference)
         self._check_cards("hands")
+        self._check_declaration()
         for seat, hand in enumerate(self.hands):
             if len(hand) > HAND_SIZE:
                 raise PositionError(f"hands[{seat}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}")
+        sizes = [len(hand) + (seat == self.leader and bool(self.trick)) for seat, hand in enumerate(self.hands)]
+        if sizes[0] != sizes[1]:  # each seat plays one card a trick
+            led = f", seat {self.leader} besides the card it led" if self.trick else ""
+            held = f"holds {counted(len(self.hands[1]), 'card')} and seat 0 {counted(len(self.hands[0]), 'card')}{led}"
+            raise PositionError("hands[1]", f"{held}: each seat plays one card a trick")
         object.__setattr__(self, "_checked", True)  # a cache of this check, not a change of the position
         return self
 
@@ -355,17 +361,20 @@ class BesiguePosition:
                     raise DuplicateCardError(where, f"{card} appears three times (also in {places[card]}); there are two of each")
                 places[card] = where
 
-    def _check_counts(self, tricks_given: bool, field_name: str) -> None:
-        """The cards each hand holds, the tricks, the leader and the declaration pending,
-        against the talon: what a deal can come to."""
-        talon = self.talon
+    def _check_declaration(self) -> None:
         if self.to_declare is not None:
-            if not talon:
+            if not self.talon:
                 raise PositionError("to_declare", "a declaration comes after a phase-1 trick, while the talon is not empty")
             if self.trick:
                 raise PositionError("trick", "must be empty while a declaration is pending (to_declare)")
             if self.leader != self.to_declare:
                 raise PositionError("leader", f"the trick winner ({self.to_declare}, to_declare) leads next, not {self.leader}")
+
+    def _check_counts(self, tricks_given: bool, field_name: str) -> None:
+        """The cards each hand holds, the tricks, the leader and the declaration pending,
+        against the talon: what a deal can come to."""
+        talon = self.talon
+        self._check_declaration()
         played_tricks = self.played_tricks
         if played_tricks == 0 and self.leader != 1 - self.dealer:
             raise PositionError("leader", f"the dealer's opponent leads the first trick: seat {1 - self.dealer}, the "

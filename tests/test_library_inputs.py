@@ -105,6 +105,9 @@ def test_a_position_changed_with_replace_is_valued_when_valid() -> None:
         (lambda p: {"hands": (p.hands[0], p.hands[0]), "trick": (p.hands[0][0].card,)}, "trick"),  # three copies
         (lambda p: {"hands": (p.hands[0], ("CA",))}, "hands[1][0]"),
         (lambda p: {"objective": "points"}, "objective"),
+        (lambda p: {"hands": (p.hands[0], p.hands[1][:4])}, "hands[1]"),  # the engine's plain ValueError
+        (lambda p: {"to_declare": 0, "talon": ()}, "to_declare"),  # an IndexError
+        (lambda p: {"to_declare": 0, "trick": (p.talon[0],)}, "trick"),
     ],
 )
 def test_a_besigue_position_changed_with_replace_is_checked_when_analysed(change: Any, field: str) -> None:
