@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, NoReturn
 
 from . import __version__
-from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint
+from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint, preference
 from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition, is_declaration
 from .cards import format_cards
@@ -449,7 +449,7 @@ class PuzzleSummary:
     """Counts verdicts for the last line of `plis verify`."""
 
     def __init__(self) -> None:
-        self.counts = {"puzzles": 0, "hold": 0, "fail": 0, "undecided": 0, "unique": 0}
+        self.counts = {"puzzles": 0, "hold": 0, "fail": 0, "undecided": 0, "unique": 0, "unique_unknown": 0}
         self._lock = threading.Lock()  # with --jobs, verdicts come from several threads
 
     def add(self, verdict: Verdict) -> None:
@@ -458,12 +458,14 @@ class PuzzleSummary:
             self.counts["puzzles"] += 1
             self.counts[key] += 1
             self.counts["unique"] += bool(verdict.unique)
+            self.counts["unique_unknown"] += verdict.unique is None
 
     def __call__(self, lines: int, failed: int) -> tuple[dict[str, Any], str, bool]:
         counts = dict(self.counts, errors=failed)
+        unknown = f" ({counts['unique_unknown']} unknown)" if counts["unique_unknown"] else ""  # a limit stopped them
         text = (
             f"{counted(counts['puzzles'], 'puzzle')}: {counts['hold']} hold, {counts['fail']} fail, "
-            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move; "
+            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move{unknown}; "
             f"{counted(failed, 'line')} in error"
         )
         return {"summary": counts}, text, counts["fail"] == 0 and counts["undecided"] == 0
@@ -852,12 +854,17 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
         if c.line:  # what the mistake gave away: best play from before it
             lines.append(f"  {'':>3}  {'':>4}  best play from here: {_line_text(position, c.index, c.line)}")
     mistakes = analysis.mistakes
+    # a card whose loss no search decided: it may have lost something
+    undecided = sum(1 for c in analysis.cards if c.lost is None and not c.lost_at_least)
+    searches = "its search" if undecided == 1 else "their searches"
+    unknown = f"; {counted(undecided, 'card')} undecided (a limit stopped {searches})" if undecided else ""
     if mistakes:
         worst = max(mistakes, key=lambda c: c.lost or c.lost_at_least or 0)
         amount = worst.lost if worst.lost else f"at least {worst.lost_at_least}"
         costliest = f"{worst.card} (card {worst.index}, seat {worst.seat}), {amount}"
-        counted = "1 card" if len(mistakes) == 1 else f"{len(mistakes)} cards"
-        lines.append(f"  {counted} lost something; the costliest: {costliest}")
+        lines.append(f"  {counted(len(mistakes), 'card')} lost something; the costliest: {costliest}{unknown}")
+    elif undecided:
+        lines.append(f"  no card known to have lost anything{unknown}")
     else:
         lines.append("  no card lost anything")
     if any(c.before is None or c.after is None for c in analysis.cards):
@@ -921,10 +928,22 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
         f" ({'unique' if verdict.unique else 'not unique' if verdict.unique is not None else 'uniqueness unknown'})"
     )
     if verdict.wrong:
-        shown = ", ".join(f"{m.move} {_shown(m.value)}" for m in verdict.claimed if m.move in verdict.wrong)
+        # a claimed move a limit left unsolved: the bounds that showed it worse
+        shown = ", ".join(
+            f"{m.move} {_shown(m.value) if m.value is not None or m.lower is None else f'[{m.lower}, {m.upper}]'}"
+            for m in verdict.claimed if m.move in verdict.wrong
+        )  # fmt: skip
         lines.append(f"  not best: {shown}")
     if verdict.missing:
-        lines.append(f"  also best: {' '.join(verdict.missing)}")
+        # beside claimed moves that are best, or in place of claimed moves none of which is
+        also = "best instead" if set(verdict.wrong) >= {m.move for m in verdict.claimed} else "also best"
+        lines.append(f"  {also}: {' '.join(verdict.missing)}")
+    if verdict.holds is False and verdict.value is None and verdict.result is not None:
+        # a limit stopped the search, but what it had solved already shows the claim wrong
+        solved = [(m.move, m.value) for m in verdict.result.moves if m.value is not None]
+        if solved:
+            move, value = max(solved, key=lambda solved_move: preference(position, solved_move[1]))
+            lines.append(f"  best found before the limit: {move} {_shown(value)}")
     return "\n".join(lines) + "\n"
 
 

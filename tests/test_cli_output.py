@@ -230,6 +230,52 @@ def test_the_puzzle_summary_counts_in_words(tmp_path: Path, capsys: pytest.Captu
     assert status == 1 and out[-1] == "1 puzzle: 1 hold, 0 fail, 0 undecided; 1 with a unique winning move; 1 line in error"
 
 
+LIMITED_PUZZLE = {  # a Jass position whose claim a 5000-node search shows wrong without solving the position
+    "position": {
+        "game": "jass", "options": {"match_bonus": 0, "buur_exception": False}, "trump": "D",
+        "hands": ["CT C7 SQ S8 S6 HT", "C8 SK S7 HA HK D9", "CQ C9 C6 ST S9 DK DT", "SA HQ H9 DA DQ D6"],
+        "trick": ["HJ", "H8", "H7"], "leader": 3, "scored": [41, 35], "tricks": [1, 1], "objective": "raw",
+    },
+    "claim": {"best": ["C9"]},
+}  # fmt: skip
+
+
+def test_a_limited_verdict_shows_what_showed_the_claim_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It printed `not best: C9 ?` and nothing of what beat it (the fifty-fifth audit)."""
+    from solver import analyse
+
+    exact = analyse(LIMITED_PUZZLE["position"])
+    status, out = pretty(tmp_path, capsys, "verify", LIMITED_PUZZLE, options=("--node-limit", "5000"))
+    assert status == 1 and "DOES NOT HOLD" in out[2] and out[3] == "  value ?, best ? (uniqueness unknown)"
+    c9 = next(m for m in exact.moves if m.move == "C9")
+    assert out[4].startswith("  not best: C9 [") and c9.value is not None
+    low, high = (int(x) for x in out[4].removeprefix("  not best: C9 [").rstrip("]").split(", "))
+    assert low <= c9.value <= high < exact.value  # bounds, sound, that put it below the best
+    move, value = out[5].removeprefix("  best found before the limit: ").split()
+    assert int(value) > high and int(value) == next(m.value for m in exact.moves if m.move == move)
+    assert out[-1] == "1 puzzle: 0 hold, 1 fail, 0 undecided; 0 with a unique winning move (1 unknown); 0 lines in error"
+
+
+def test_a_claim_of_no_best_move_is_told_the_best_instead(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"also best: HJ" read as if SA, claimed, were best too."""
+    hands = ["HJ SA", "H9 C7", "S8 D7", "S7 DA"]
+    position = {"game": "belote", "trump": "H", "hands": hands, "scored": [50, 46], "tricks": [3, 3]}
+    _, out = pretty(tmp_path, capsys, "verify", {"position": position, "claim": {"best": ["SA"]}},
+                    {"position": position, "claim": {"best": ["SA", "HJ"]}})  # fmt: skip
+    assert out[4:6] == ["  not best: SA 20", "  best instead: HJ"]
+    assert "  also best: HJ" not in out and "  best instead" not in out[6:]
+
+
+def test_a_play_analysis_that_decided_nothing_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "no card lost anything" with every card's loss unknown."""
+    played = {"game": "belote", "trump": "H", "deal": EXAMPLE_DEAL, "played": ["C8", "CA", "CQ", "C7"]}
+    _, out = pretty(tmp_path, capsys, "play-analysis", played, options=("--node-limit", "1"))
+    assert "  no card known to have lost anything; 4 cards undecided (a limit stopped their searches)" in out
+    _, out = pretty(tmp_path, capsys, "play-analysis", played)
+    assert "  1 card lost something; the costliest: C7 (card 3, seat 3), 4" in out  # solved: nothing undecided
+    assert not any("undecided" in line for line in out)
+
+
 def test_verify_refuses_an_objective_itself(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["verify", "--objective", "raw"])
