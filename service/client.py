@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from solver.analysis import Hint, Result
+from solver.analysis import Hint, Result, require_a_move
 from solver.besigue import BesiguePosition
 from solver.cards import Card
 from solver.errors import OptionError, PlisError, above_zero
@@ -139,22 +139,28 @@ class _Base:
 
     @staticmethod
     def _checked(
-        position: PositionLike, for_trumps: bool = False, objective: str | None = None
+        position: PositionLike, for_trumps: bool = False, objective: str | None = None, to_play: str | None = None
     ) -> tuple[pb.Position, Any]:
         """The message of `position` (for `objective`, if given) and the position,
-        checked as the library checks it (convert.checked_position); an error names the
-        field's path in the request, or `objective`, as the library does, when that
-        argument is wrong."""
+        checked as the library checks it (convert.checked_position); with `to_play` (the
+        verb of what is asked: "analyse", "suggest"), a deal that is over is refused as
+        the library and the server refuse it.  An error names the field's path in the
+        request, or `objective`, as the library does, when that argument is wrong."""
         try:
-            return convert.checked_position(position, for_trumps, objective)
+            message, loaded = convert.checked_position(position, for_trumps, objective)
+            if to_play is not None:
+                require_a_move(loaded, to_play)
+            return message, loaded
         except PlisError as exc:
             if objective is not None and exc.field == "objective":
                 raise
             raise convert.in_request(exc, "position.") from None
 
     @classmethod
-    def _position(cls, position: PositionLike, for_trumps: bool = False, objective: str | None = None) -> pb.Position:
-        return cls._checked(position, for_trumps, objective)[0]
+    def _position(
+        cls, position: PositionLike, for_trumps: bool = False, objective: str | None = None, to_play: str | None = None
+    ) -> pb.Position:
+        return cls._checked(position, for_trumps, objective, to_play)[0]
 
     @classmethod
     def _analyse_request(
@@ -164,7 +170,7 @@ class _Base:
         exact_moves: Iterable[str | Card] | None,
         objective: str | None = None,
     ) -> pb.AnalyseRequest:
-        message, loaded = cls._checked(position, objective=objective)
+        message, loaded = cls._checked(position, objective=objective, to_play="analyse")
         request = pb.AnalyseRequest(position=message, limits=limits)
         if exact_moves is not None:
             listed = isinstance(exact_moves, Iterable) and not isinstance(exact_moves, str | bytes)
@@ -311,7 +317,7 @@ class Client(_Base):
     ) -> Hint:
         """Like `solver.hint`: the best move(s) and the value."""
         limits = self._limits(time_limit, node_limit)
-        request = pb.HintRequest(position=self._position(position, objective=objective), limits=limits)
+        request = pb.HintRequest(position=self._position(position, objective=objective, to_play="suggest"), limits=limits)
         return convert.hint_from(self._unary(self.stub.Hint, request, timeout))
 
     def analyse_play(
@@ -354,7 +360,7 @@ class Client(_Base):
     ) -> Verdict:
         """Like `solver.verify_puzzle`: does the claim hold."""
         request = pb.VerifyPuzzleRequest(
-            position=self._position(position, objective=objective),
+            position=self._position(position, objective=objective, to_play="analyse"),
             claim=convert.claim_message(claim),
             limits=self._limits(time_limit, node_limit),
         )
@@ -469,7 +475,7 @@ class AsyncClient(_Base):
         timeout: float | None = None,
     ) -> Hint:
         limits = self._limits(time_limit, node_limit)
-        request = pb.HintRequest(position=self._position(position, objective=objective), limits=limits)
+        request = pb.HintRequest(position=self._position(position, objective=objective, to_play="suggest"), limits=limits)
         return convert.hint_from(await self._unary(self.stub.Hint, request, timeout))
 
     async def analyse_play(
@@ -509,7 +515,7 @@ class AsyncClient(_Base):
         timeout: float | None = None,
     ) -> Verdict:
         request = pb.VerifyPuzzleRequest(
-            position=self._position(position, objective=objective),
+            position=self._position(position, objective=objective, to_play="analyse"),
             claim=convert.claim_message(claim),
             limits=self._limits(time_limit, node_limit),
         )

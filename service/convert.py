@@ -12,7 +12,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2
 
-from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_exact_moves, check_limits
+from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_exact_moves, check_limits, require_a_move
 from solver.besigue import BesiguePosition
 from solver.errors import (
     CardError,
@@ -520,7 +520,8 @@ def checked_batch(
     refused: list[tuple[int, PlisError]] = []
     for index, position in enumerate(positions):
         try:
-            message, _ = checked_position(position, objective=objective)
+            message, loaded = checked_position(position, objective=objective)
+            require_a_move(loaded)  # as analyse_many refuses it, in its place
         except PlisError as exc:
             refused.append((index, exc))
             continue

@@ -628,6 +628,20 @@ def test_a_deal_that_is_over_names_the_hands_in_the_request(client: Client) -> N
         assert sent.value.message == library.value.message
 
 
+def test_the_client_sends_no_deal_that_is_over() -> None:
+    """README: the client refuses what the library refuses and sends nothing for it; a
+    deal that is over was sent, and a batch's error came after the other answers."""
+    over = {"game": "belote", "trump": "H", "hands": ["", "", "", ""], "tricks": [5, 3], "scored": [100, 62]}
+    nowhere = Client("unix:/nonexistent/plis.sock")  # anything sent would fail to connect
+    for call, verb in ((nowhere.analyse, "analyse"), (nowhere.hint, "suggest"),
+                       (lambda p: nowhere.verify_puzzle(p, {"value": 0}), "analyse")):  # fmt: skip
+        with pytest.raises(PositionError, match=f"there is no move to {verb}") as info:
+            call(over)
+        assert info.value.field == "position.hands"
+    [(index, refused)] = list(nowhere.analyse_batch([over]))
+    assert index == 0 and isinstance(refused, PositionError) and refused.field == "hands"  # as analyse_many names it
+
+
 def test_the_client_refuses_what_is_not_a_position(client: Client) -> None:
     for bad, message in (("{bad", "not valid JSON"), (5, "got int"), (None, "got NoneType"), ("[1]", "got an array")):
         with pytest.raises(PositionError, match=message) as info:
