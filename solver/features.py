@@ -93,7 +93,9 @@ class PlayedCard:
     `after` the value once the card is played, `lost` how much the card gave away
     (0 for a best card; a yes/no objective counts a lost `true` as 1).  Values are
     None when a search limit stopped the analysis before it could tell (a card's
-    `after` may come from the next card's search: one position); `lost_at_least`
+    `after` may come from the next card's search: one position), but for a forced
+    card, the only legal one, which loses nothing (`lost` 0, `before` = `after`,
+    its own best); `lost_at_least`
     is then set where the card is already shown to have lost something: what it lost
     at least, against the best move the limited search found.  For a card that lost
     something, `line` is a line of best play from the position before it, to the end
@@ -211,7 +213,7 @@ def analyse_play(
         current = current.play(card)
     # the moves that follow an added pass: their position is not the one before it
     after_added = {place for place, previous in zip(places[1:], places) if previous is None}
-    filled = _fill_from_neighbours(pos, cards, after_added)
+    filled = [_with_lost(pos, card) for card in _fill_from_neighbours(pos, cards, after_added)]
     return PlayAnalysis(pos.objective, tuple(_surely_lost(pos, c, f) for c, f in zip(filled, found)), exact, nodes, time_ms)
 
 
@@ -254,6 +256,9 @@ def _surely_lost(pos: AnyPosition, card: PlayedCard, found: Value | None) -> Pla
 
 
 def _with_lost(pos: AnyPosition, card: PlayedCard) -> PlayedCard:
+    if card.forced:  # the only legal card: the position's value is its value, whatever a limit left
+        value = card.before if card.before is not None else card.after
+        return replace(card, before=value, after=value, lost=0, best=(card.card,))
     if card.lost is None and card.before is not None and card.after is not None:
         return replace(card, lost=preference(pos, card.before) - preference(pos, card.after))
     return card

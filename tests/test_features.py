@@ -703,14 +703,33 @@ def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table()
     assert first.exact and first.before is not None and first.after is not None
     # the next card's before is the first's after, for its side (one position)
     assert rest[0].before == (first.after if rest[0].side == first.side else -first.after)
-    assert not rest[0].exact and rest[0].after is None and rest[0].lost is None and rest[0].best == ()
-    assert all(not c.exact and c.before is None and c.after is None and c.lost is None and c.best == () for c in rest[1:])
+    assert not rest[0].forced and not rest[0].exact and rest[0].after is None and rest[0].lost is None and rest[0].best == ()
+    unsearched = [c for c in rest[1:] if not c.forced]
+    assert unsearched and all(not c.exact and c.before is None and c.after is None and c.lost is None and c.best == ()
+                              for c in unsearched)  # fmt: skip
+    # a forced card, the only legal one, loses nothing, searched or not
+    forced = [c for c in rest[1:] if c.forced]
+    assert forced and all(c.lost == 0 and c.best == (c.card,) and c.before == c.after for c in forced)
     searched.clear()
     table = trump_table({"game": "belote", "deal": deal_of("belote", 3)}, engine=engine, solve=then_cancel)  # type: ignore[arg-type]
     assert len(searched) == 1 and not table.exact and [e.trump for e in table.entries] == list("CSHD")
     assert table.entries[0].exact and all(e.value is None and not e.exact for e in table.entries[1:])
     # the next analysis on the engine starts afresh
     assert analyse_play(data, engine=engine, first=10).exact
+
+
+def test_a_forced_card_loses_nothing_whatever_a_limit_leaves() -> None:
+    """Under a node limit every card was `? ? ?`, the forced ones too (the last trick's
+    cards included): the only legal card loses nothing by definition."""
+    data = klaberjass_play(2)
+    limited = analyse_play(data, node_limit=1)
+    exact = analyse_play(data)
+    forced = [c for c in limited.cards if c.forced]
+    assert len(forced) >= 4 and not limited.exact  # the last trick at least
+    for card in forced:
+        solved = exact.cards[card.index]
+        assert (card.lost, card.best, solved.lost, solved.best) == (0, (card.card,), 0, (card.card,))
+        assert card.before == card.after and card.before in (None, solved.before)
 
 
 def test_trump_table_on_several_threads_gives_the_same_table() -> None:
