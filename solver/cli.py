@@ -920,6 +920,12 @@ def _entry_text(entry: TrumpEntry) -> tuple[str, str]:
 
 def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:
     word = {True: "HOLDS", False: "DOES NOT HOLD", None: "UNDECIDED (a limit stopped the search)"}[verdict.holds]
+    if verdict.holds is False:  # which parts of the claim failed
+        failed = [part for part, holds in (("best", verdict.best_holds), ("value", verdict.value_holds)) if holds is False]
+        if isinstance(claim.get("unique"), bool) and verdict.unique is not None and claim["unique"] != verdict.unique:
+            failed.append("unique")
+        if failed:
+            word += f" (wrong: {', '.join(failed[:-1]) + ' and ' if failed[:-1] else ''}{failed[-1]})"
     lines = _header(position, verdict.objective)
     lines.append(f"  {_values_for(position, verdict.objective)}")
     lines.append(f"  claim {json.dumps(claim)}: {word}")

@@ -263,6 +263,9 @@ def test_a_claim_of_no_best_move_is_told_the_best_instead(tmp_path: Path, capsys
     _, out = pretty(tmp_path, capsys, "verify", {"position": position, "claim": {"best": ["SA"]}},
                     {"position": position, "claim": {"best": ["SA", "HJ"]}})  # fmt: skip
     assert out[4:6] == ["  not best: SA 20", "  best instead: HJ"]
+    assert out[2] == '  claim {"best": ["SA"]}: DOES NOT HOLD (wrong: best)'  # which part of the claim failed
+    _, out = pretty(tmp_path, capsys, "verify", {"position": position, "claim": {"best": ["SA"], "value": 60, "unique": False}})
+    assert out[2] == '  claim {"best": ["SA"], "value": 60, "unique": false}: DOES NOT HOLD (wrong: best, value and unique)'
     assert "  also best: HJ" not in out and "  best instead" not in out[6:]
 
 
