@@ -242,10 +242,12 @@ class BesiguePosition:
             except CardError as exc:
                 exc.index = index  # as an illegal move's error has it
                 raise
-        return replace(
+        replayed = replace(
             position, deal=(tuple(hands[0]), tuple(hands[1])), played=position.played, deal_talon=talon,
             implied=frozenset(implied),
         )
+        object.__setattr__(replayed, "_checked", True)  # a checked deal, legal moves: what checked() would find
+        return replayed
 
     def start_of_deal(self) -> BesiguePosition:
         """The position before the first trick, `scored` holding only what play does not

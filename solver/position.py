@@ -129,7 +129,9 @@ class Position:
                 exc.index = index  # as an illegal card's error has it
                 raise
             position = position.play(card, field_name=f"played[{index}]", index=index)
-        return replace(position, deal=hands, played=tuple(position.played))
+        replayed = replace(position, deal=hands, played=tuple(position.played))
+        object.__setattr__(replayed, "_checked", True)  # a checked deal, legal moves: what checked() would find
+        return replayed
 
     # --- validation ------------------------------------------------------------
     def checked(self) -> Position:

@@ -228,3 +228,14 @@ def test_besigue_counts_are_spelled_in_the_singular_for_one() -> None:
         load_position({**BESIGUE, "talon": ["S7"]})
     with pytest.raises(CardError):  # not a card of the game
         load_position({**BESIGUE, "talon": ["S6", "S7"]})
+
+
+@pytest.mark.parametrize(("name", "line"), [("played.jsonl", 0), ("besigue.jsonl", 3)])
+def test_a_replayed_position_is_taken_as_checked_and_passes_the_check(name: str, line: int) -> None:
+    """A position read as deal + played is made by legal moves from a checked deal: it is
+    not checked again; changed by `replace`, it passes the check (its deal kept)."""
+    position = load_position(example(name, line))
+    assert position.deal is not None and position._checked  # marked by the replay
+    assert position.checked() is position
+    changed = replace(position, scored=position.scored)
+    assert changed.checked() is changed and changed.deal == position.deal
