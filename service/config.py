@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from solver.analysis import DEFAULT_TT_MEGABYTES  # the library's Bésigue table
-from solver.machine import available_megabytes, memory_megabytes, usable_cores
+from solver.machine import memory_megabytes, spare_megabytes, usable_cores
 
 DEFAULT_ADDRESS = "localhost:50051"
 LEAST_WORKER_MEGABYTES = 2  # 1 MB for each of a worker's two tables
@@ -198,9 +198,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     memory = memory_megabytes()
     if args.tt_memory_mb > memory:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory this process may use ({memory} MB)")
-    # the tables are zeroed at the start, every page touched: more than is free would get
-    # the server killed by the system (out of memory) rather than refused
-    spare = available_megabytes() * 9 // 10
+    spare = spare_megabytes()  # the tables are all made at the start
     if args.tt_memory_mb > spare:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory free now (about {spare} MB to spare)")
     if not 0 <= args.grace < math.inf:  # NaN too

@@ -751,6 +751,11 @@ def _unsolved_cell(estimate: int | None, lower: int | None, upper: int | None) -
     return ("" if estimate is None else f"~{estimate}"), f"[{lower}, {upper}]"
 
 
+def _value_or_bounds(value: Any, lower: int | None, upper: int | None) -> str:
+    """A value, or where a limit left it unknown but bounded, its bounds `[a, b]`."""
+    return f"[{lower}, {upper}]" if value is None and lower is not None else _shown(value)
+
+
 def _aligned(cells: Sequence[tuple[str, str]]) -> list[str]:
     """(value or estimate, bounds) cells as texts of one width.  Where some cell has both,
     the values right-aligned and the bounds after them left-aligned, so that both line
@@ -829,9 +834,7 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     elif not found.exact and found.best:
         # the best move solved, or one shown better (its value then a bound on it)
         status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
-    value = _shown(found.value)
-    if found.value is None and found.lower is not None:  # named without a value: what its search proved
-        value = f"[{found.lower}, {found.upper}]"
+    value = _value_or_bounds(found.value, found.lower, found.upper)  # named without a value: what its search proved
     # a Bésigue trick winner declares (meld:..., seven, exchange7) or passes: no card is played
     verb = "declare" if found.best and all(is_declaration(move) for move in found.best) else "play"
     lines.append(f"  {verb} {' or '.join(found.best) or '?'}: value {value}{status}")
@@ -935,10 +938,8 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
     )
     if verdict.wrong:
         # a claimed move a limit left unsolved: the bounds that showed it worse
-        shown = ", ".join(
-            f"{m.move} {_shown(m.value) if m.value is not None or m.lower is None else f'[{m.lower}, {m.upper}]'}"
-            for m in verdict.claimed if m.move in verdict.wrong
-        )  # fmt: skip
+        wrong = [m for m in verdict.claimed if m.move in verdict.wrong]
+        shown = ", ".join(f"{m.move} {_value_or_bounds(m.value, m.lower, m.upper)}" for m in wrong)
         lines.append(f"  not best: {shown}")
     if verdict.missing:
         # beside claimed moves that are best, or in place of claimed moves none of which is

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .machine import available_megabytes, memory_megabytes
+from .machine import memory_megabytes, spare_megabytes
 
 FIELD_MOST, MESSAGE_MOST = 200, 500  # characters of an error's field and message
 
@@ -140,9 +140,7 @@ def table_megabytes(value: Any) -> int:
     memory = memory_megabytes()
     if size > memory:
         raise OptionError("tt_megabytes", f"{shown(size)} MB is more than the memory this process may use ({memory} MB)")
-    # the table is zeroed when made, every page touched: one larger than what is free
-    # would get the process killed by the system (out of memory), not an error
-    spare = available_megabytes() * 9 // 10
+    spare = spare_megabytes()
     if size > spare:
         raise OptionError("tt_megabytes", f"{shown(size)} MB is more than the memory free now (about {spare} MB to spare)")
     return size

@@ -7,7 +7,8 @@ of the host would only queue.
 
 Both are read once per process (the files take about 0.1 ms to read, and the service
 asks for each call); a limit changed while the process runs is not seen.  The memory
-free now (`available_megabytes`, for a table about to be made) is read each time."""
+free now (`available_megabytes`, `spare_megabytes` for a table about to be made) is
+read each time."""
 
 from __future__ import annotations
 
@@ -92,6 +93,14 @@ def available_megabytes() -> int:
         if len(limit) == 1 and limit[0].isdigit() and len(used) == 1 and used[0].isdigit():
             megabytes = min(megabytes, max(0, int(limit[0]) - int(used[0])) // 2**20)
     return megabytes
+
+
+def spare_megabytes() -> int:
+    """What a table about to be made may take: nine tenths of the memory free now, the
+    rest left to the process itself.  A table is zeroed when made, every page touched:
+    one larger than what is free would get the process killed by the system (out of
+    memory) rather than refused."""
+    return available_megabytes() * 9 // 10
 
 
 def _lines(path: Path) -> list[str]:
