@@ -127,7 +127,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"plis: {option_field(exc.field)}: {exc.message}", file=err)
         return EXIT_USAGE
     try:
-        status = run_batch(source, out, err, handler, pretty=args.pretty, summary=summary, jobs=jobs, background=True)
+        status = run_batch(
+            source,
+            out,
+            err,
+            handler,
+            pretty=args.pretty,
+            summary=summary,
+            jobs=jobs,
+            background=True,
+            line_field=getattr(args, "line_field", "position"),
+        )
     except KeyboardInterrupt:
         # Ctrl-C: the answers written so far stay; the searches still running
         # (in native code, which no signal stops) end with the process
@@ -208,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     _common(verify_cmd, what="puzzles")
     # said at once, where argparse would report an unknown option of the whole command line
     verify_cmd.add_argument("--objective", type=_no_objective, help=argparse.SUPPRESS)
-    verify_cmd.set_defaults(handler=_verify_handler, summary=PuzzleSummary)
+    # each line is a puzzle, not a position: a line that is no JSON object is blamed on that
+    verify_cmd.set_defaults(handler=_verify_handler, summary=PuzzleSummary, line_field="puzzle")
 
     serve_cmd = _command(commands, "serve", 'run the gRPC analysis service (README, "Service")')
     from service.config import add_serve_arguments
@@ -537,6 +548,7 @@ def run_batch(
     summary: Summary | None = None,
     jobs: int = 1,
     background: bool = False,
+    line_field: str = "position",
 ) -> int:
     """Answer each line; a failing line gets an error object and the batch goes on.
 
@@ -550,11 +562,12 @@ def run_batch(
     answered before the next arrives (an app asking for hints during play), with any
     number of jobs.  A file is counted first only when a progress bar is shown.
     `background` solves in other threads even with one job, leaving this one free to
-    take a Ctrl-C (ordered_map).
+    take a Ctrl-C (ordered_map).  `line_field` names what a line is, for the errors
+    of a line that is not a JSON object.
     """
     progress = _progress(source, err)
     failed = answered = 0
-    answers = ordered_map(lambda numbered: answer_line(*numbered, handle), read_lines(source), jobs, background)
+    answers = ordered_map(lambda numbered: answer_line(*numbered, handle, line_field), read_lines(source), jobs, background)
     try:
         for answer, text, ok in answers:
             answered += 1
@@ -576,36 +589,38 @@ def run_batch(
     return EXIT_SOME_FAILED if failed or not succeeded else EXIT_OK
 
 
-def answer_line(number: int, line: str, handle: Handler) -> tuple[dict[str, Any], str, bool]:
-    """One line's answer (JSON and text) and whether it succeeded; never raises."""
+def answer_line(number: int, line: str, handle: Handler, line_field: str = "position") -> tuple[dict[str, Any], str, bool]:
+    """One line's answer (JSON and text) and whether it succeeded; never raises.
+    `line_field` is what a line is ("position", "puzzle"): the field of the errors
+    that are about the whole line."""
     if line is TOO_LONG:
-        return (*_error(number, "position", "INVALID_JSON", f"longer than {LONGEST_LINE:,} characters"), False)
+        return (*_error(number, line_field, "INVALID_JSON", f"longer than {LONGEST_LINE:,} characters"), False)
     try:
         line.encode("utf-8")
     except UnicodeEncodeError as exc:
-        return (*_error(number, "position", "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
+        return (*_error(number, line_field, "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
     try:
         try:
             data = load_json(line)
         except RecursionError:  # Python's parser recurses once per level of nesting
-            return (*_error(number, "position", "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
+            return (*_error(number, line_field, "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
         except DuplicateKeyError as exc:
             return (*_error(number, exc.path, "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         except ValueError as exc:
             if isinstance(exc, json.JSONDecodeError):
                 raise
             # NaN or Infinity, an integer of too many digits
-            return (*_error(number, "position", "INVALID_JSON", f"not valid JSON here: {exc}"), False)
+            return (*_error(number, line_field, "INVALID_JSON", f"not valid JSON here: {exc}"), False)
         if not isinstance(data, dict):
-            raise PositionError("position", f"each line must be a JSON object, got {json_kind(data)}")
+            raise PositionError(line_field, f"each line must be a JSON object, got {json_kind(data)}")
         answer, text = handle(data)
         return answer, text, True
     except json.JSONDecodeError as exc:
-        return (*_error(number, "position", "INVALID_JSON", f"not valid JSON: {exc.msg} (column {exc.colno})"), False)
+        return (*_error(number, line_field, "INVALID_JSON", f"not valid JSON: {exc.msg} (column {exc.colno})"), False)
     except PlisError as exc:
         return (*_error(number, exc.field, exc.reason, exc.message, getattr(exc, "index", None)), False)
     except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
-        return (*_error(number, "position", "INTERNAL", f"{type(exc).__name__}: {exc}"), False)
+        return (*_error(number, line_field, "INTERNAL", f"{type(exc).__name__}: {exc}"), False)
 
 
 def _progress(source: IO[str], err: IO[str]) -> Any:

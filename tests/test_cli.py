@@ -497,6 +497,21 @@ def test_verify_names_a_puzzles_position_fields_by_their_path_in_the_line(
     assert fields == ["position.hands[0]", "hands[0]", "position.hands[0]"]
 
 
+def test_verify_blames_a_line_that_is_no_json_object_on_the_puzzle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the line is a puzzle; these errors named `position`, which it holds
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b'{"position": {oops\n[1]\n\xff{}\n')
+    status, out, err = run(capsys, "verify", str(source))
+    errors = [json.loads(line)["error"] for line in out[:3]]
+    assert status == 1 and [(e["field"], e["reason"]) for e in errors] == [
+        ("puzzle", "INVALID_JSON"), ("puzzle", "INVALID_POSITION"), ("puzzle", "INVALID_JSON"),
+    ]  # fmt: skip
+    assert errors[1]["message"] == "each line must be a JSON object, got an array"
+    assert json.loads(out[3])["summary"]["errors"] == 3 and "3 of 3 lines failed" in err
+
+
 def test_pretty_says_who_a_paranoid_value_is_for_and_which_way_is_better(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
