@@ -31,7 +31,7 @@ from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from solver._minimax cimport fold_child, sort_by_key
-from solver.errors import table_megabytes
+from solver.errors import check_flag, table_megabytes
 
 
 # the compiler's and the system's (gcc, clang or MSVC): solver/native.h
@@ -1253,11 +1253,12 @@ cdef class BesigueEngine:
         self.signature = None
         self.parked = []
 
-    def cancel(self, bint before_start=False):
+    def cancel(self, before_start=False):
         """Stop the search running in another thread soon (within a few thousand
         nodes); its result then says stopped="cancelled".  With `before_start`, as
         `Engine.cancel`: searches that start from now on stop at once, until
         `forget_cancel()`."""
+        check_flag("before_start", before_start)  # "no" would be true
         if before_start:
             self.cancel_pending = 1
         self.cancel_requested = 1

@@ -12,7 +12,7 @@ from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 
 from solver._minimax cimport fold_child, sort_by_key
-from solver.errors import table_megabytes
+from solver.errors import check_flag, table_megabytes
 
 cdef enum:
     LIMIT_NONE = 0
@@ -2398,7 +2398,7 @@ cdef class Engine:
         self._forget_parked()
         self._new_generation()
 
-    def cancel(self, bint before_start=False):
+    def cancel(self, before_start=False):
         """Stop the search running in another thread soon (within a few thousand
         nodes); its result is then marked not exact with the limit "cancelled".  The
         next search on this engine starts afresh, but `analyse_play` and
@@ -2408,6 +2408,7 @@ cdef class Engine:
         With `before_start`, every search that starts from now on is stopped too, at
         once, until `forget_cancel()`: for a caller that has handed the engine to a
         search that may not have started yet (the service's calls)."""
+        check_flag("before_start", before_start)  # "no" would be true
         if before_start:
             self.cancel_pending = 1
         self.cancel_requested = 1

@@ -19,6 +19,7 @@ from .errors import (
     PositionError,
     above_zero,
     at_least_one,
+    check_flag,
     parse_json,
     shown,
     table_megabytes,
@@ -204,12 +205,6 @@ def check_limits(time_limit: Any, node_limit: Any) -> None:
         at_least_one("node_limit", node_limit, "nodes", " (or None: no limit)")
         if node_limit > MOST_NODES:
             raise OptionError("node_limit", f"must be at most {MOST_NODES}, got {shown(node_limit)}")
-
-
-def check_flag(name: str, flag: Any) -> None:
-    """An OptionError naming `name` unless `flag` is True or False ("no" would be true)."""
-    if not isinstance(flag, bool):
-        raise OptionError(name, f"must be True or False, got {shown(flag)}")
 
 
 def require_a_move(pos: AnyPosition, verb: str = "analyse") -> None:

@@ -113,6 +113,12 @@ def above_zero(field: str, value: Any, unit: str, note: str = "") -> float:
     return value
 
 
+def check_flag(name: str, flag: Any) -> None:
+    """An OptionError naming `name` unless `flag` is True or False ("no" would be true)."""
+    if not isinstance(flag, bool):
+        raise OptionError(name, f"must be True or False, got {shown(flag)}")
+
+
 def checked_objective(game: Any, objective: Any) -> str:
     """`objective` if it is one of `game`'s (a Rules class or instance), else a
     PositionError naming `objective`."""

@@ -29,7 +29,6 @@ from .analysis import (
     Value,
     analyse,
     as_position,
-    check_flag,
     check_limits,
     default_tt_megabytes,
     engine_for,
@@ -44,7 +43,17 @@ from .analysis import (
 )
 from .besigue import BesiguePosition
 from .cards import Card, format_cards
-from .errors import VALUE_REACH, OptionError, PlisError, PositionError, json_kind, parse_json, refuse_unknown_keys, shown
+from .errors import (
+    VALUE_REACH,
+    OptionError,
+    PlisError,
+    PositionError,
+    check_flag,
+    json_kind,
+    parse_json,
+    refuse_unknown_keys,
+    shown,
+)
 from .games import game_of
 from .games.base import YES_NO_OBJECTIVES
 from .position import AnyPosition, Position, load_position

@@ -239,3 +239,17 @@ def test_a_replayed_position_is_taken_as_checked_and_passes_the_check(name: str,
     assert position.checked() is position
     changed = replace(position, scored=position.scored)
     assert changed.checked() is changed and changed.deal == position.deal
+
+
+@pytest.mark.parametrize("make", ["Engine", "BesigueEngine"])
+@pytest.mark.parametrize("flag", ["no", 0, None])
+def test_cancel_before_start_must_be_true_or_false(make: str, flag: Any) -> None:
+    import solver
+
+    engine = getattr(solver, make)(1)
+    with pytest.raises(OptionError) as info:
+        engine.cancel(before_start=flag)  # "no" was taken as true: every later search stopped
+    assert info.value.field == "before_start" and engine.cancels == 0
+    engine.cancel(before_start=True)
+    engine.forget_cancel()
+    assert engine.cancels == 1
