@@ -655,7 +655,8 @@ class Verdict:
     best move, whatever was claimed; `missing` lists best moves the claim left out,
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
-    not decide are None, `value` is None and `best` empty, `wrong` lists the
+    not decide are None, `value` is None and `best` empty (but a forced move, the
+    only legal one, is the best and unique whatever the limit), `wrong` lists the
     claimed moves already shown worse than another move (solved worse, or bounded
     below it), and `value_holds` is False for a claimed value worse than the best
     move found or outside the position's bounds (the best of its moves').
@@ -717,6 +718,10 @@ def verify_puzzle(
     claim = Claim.from_dict(claim)
     check_solve(solve)
     claimed_cards = _claimed_moves(pos, claim)
+    if claim.unique and len(claimed_cards) > 1:
+        raise ClaimError(
+            "claim.unique", f"is true, but best claims {len(claimed_cards)} moves: only one move can be the only best"
+        )
     yes_no = pos.objective in YES_NO_OBJECTIVES
     if claim.value is not None and isinstance(claim.value, bool) != yes_no:
         kind = "true or false" if yes_no else "a number"
@@ -726,10 +731,12 @@ def verify_puzzle(
     values = {m.move: m for m in result.moves}
     claimed = tuple(values[c] for c in claimed_cards)
     exact = result.exact
-    best = result.best if exact else ()
-    unique = len(best) == 1 if exact else None
+    # a forced move is the best, and the only one, whatever a limit left of its value
+    forced = len(result.moves) == 1
+    best = result.best if exact else tuple(m.move for m in result.moves) if forced else ()
+    unique = len(best) == 1 if exact or forced else None
     best_holds = value_holds = None
-    if exact:
+    if exact or forced:
         wrong = tuple(m for m in claimed_cards if m not in best)
     else:
         # stopped by a limit: a claimed move whose value, or the better of its bounds,
@@ -737,7 +744,7 @@ def verify_puzzle(
         # than them: the limited `value`) is surely not best; of the others nothing is known
         top = preference(pos, result.value) if result.value is not None else None
         wrong = tuple(m.move for m in claimed if top is not None and _at_best(pos, m) < top)
-    if claimed and exact:
+    if claimed and (exact or forced):
         best_holds = not wrong
     elif wrong:
         best_holds = False

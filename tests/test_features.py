@@ -553,6 +553,32 @@ def test_a_limited_search_leaves_the_verdict_undecided() -> None:
     assert "limit" not in verify_puzzle(EXAMPLE, {"value": -96}).to_dict()
 
 
+def test_a_forced_move_is_best_and_unique_whatever_the_limit() -> None:
+    """Seat 3 must follow SA with its only spade, S9, in the example: a claim of S9 as
+    the only best move holds at once, and a claim of another move is refused as
+    illegal; only the value is left to the search (both were left undecided)."""
+    forced = Position.from_dict(EXAMPLE).play("S8").play("SK")
+    assert [str(card) for card in forced.legal_moves()] == ["S9"]
+    verdict = verify_puzzle(forced, {"best": ["S9"], "unique": True}, engine=Engine(1), node_limit=1)
+    assert not verdict.exact and verdict.limit == "nodes"
+    assert (verdict.holds, verdict.best_holds, verdict.unique, verdict.best) == (True, True, True, ("S9",))
+    assert verdict.wrong == () and verdict.missing == ()
+    with_value = verify_puzzle(forced, {"best": ["S9"], "value": 96}, engine=Engine(1), node_limit=1)
+    assert (with_value.holds, with_value.best_holds, with_value.value_holds) == (None, True, None)
+    assert verify_puzzle(forced, {"unique": False}, engine=Engine(1), node_limit=1).holds is False
+    with pytest.raises(IllegalMoveError) as info:
+        verify_puzzle(forced, {"best": ["HT"]}, engine=Engine(1), node_limit=1)  # held, but S9 must follow
+    assert info.value.field == "claim.best[0]"
+
+
+def test_a_claim_of_two_best_moves_and_uniqueness_is_refused() -> None:
+    # both best and the only best cannot hold: was left to the search (undecided under a limit)
+    with pytest.raises(ClaimError) as info:
+        verify_puzzle(EXAMPLE, {"best": ["S8", "ST"], "unique": True})
+    assert info.value.field == "claim.unique" and "best claims 2 moves" in info.value.message
+    assert verify_puzzle(EXAMPLE, {"best": ["S8", "ST"], "unique": False}).holds is False
+
+
 def test_a_limited_verdict_names_a_claimed_move_already_shown_worse() -> None:
     position = {"game": "belote", "trump": "S", "objective": "raw", "hands": [
         "CA CQ SQ ST HQ HT DQ D9", "CJ C8 S9 S7 HK DA DJ DT", "CK CT C9 S8 H9 H8 H7 D7", "C7 SA SK SJ HA HJ DK D8"]}
