@@ -374,7 +374,12 @@ def play_message(analysis: PlayAnalysis) -> pb.AnalysePlayResponse:
             card.lost_at_least = c.lost_at_least
         cards.append(card)
     return pb.AnalysePlayResponse(
-        objective=analysis.objective, cards=cards, exact=analysis.exact, nodes=analysis.nodes, time_ms=analysis.time_ms
+        objective=analysis.objective,
+        cards=cards,
+        exact=analysis.exact,
+        nodes=analysis.nodes,
+        time_ms=analysis.time_ms,
+        limit=analysis.limit or "",
     )
 
 
@@ -396,7 +401,7 @@ def play_from(message: pb.AnalysePlayResponse) -> PlayAnalysis:
         )
         for c in message.cards
     )
-    return PlayAnalysis(message.objective, cards, message.exact, message.nodes, message.time_ms)
+    return PlayAnalysis(message.objective, cards, message.exact, message.nodes, message.time_ms, message.limit or None)
 
 
 def trumps_message(table: TrumpTable) -> pb.TrumpTableResponse:
@@ -418,6 +423,7 @@ def trumps_message(table: TrumpTable) -> pb.TrumpTableResponse:
         exact=table.exact,
         nodes=table.nodes,
         time_ms=table.time_ms,
+        limit=table.limit or "",
     )
 
 
@@ -438,7 +444,10 @@ def trumps_from(message: pb.TrumpTableResponse) -> TrumpTable:
         )
         for e in message.entries
     )
-    return TrumpTable(message.game, message.objective, entries, message.exact, message.nodes, message.time_ms, message.side)
+    return TrumpTable(
+        message.game, message.objective, entries, message.exact, message.nodes, message.time_ms, message.side,
+        message.limit or None,
+    )
 
 
 def claim_message(claim: Claim | Mapping[str, Any]) -> pb.Claim:

@@ -684,12 +684,18 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
         settlement = _settlement_text(position, result.line)
         if settlement:
             lines.append(f"  settlement on that line: {settlement}")
-    status = "exact" if result.exact else f"not exact: stopped by the {LIMITS.get(result.limit or '', result.limit)}"
-    lines.append(f"  {status}, {result.nodes} nodes, {result.time_ms:.1f} ms")
+    lines.append(f"  {_exactness(result.exact, result.limit)}, {result.nodes} nodes, {result.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
 
 LIMITS = {"time": "time limit", "nodes": "node limit", "cancelled": "engine's cancel"}  # a Result's limit, in words
+
+
+def _exactness(exact: bool, limit: str | None) -> str:
+    """"exact", or which limit stopped the search ("not exact" where none is known)."""
+    if exact:
+        return "exact"
+    return f"not exact: stopped by the {LIMITS.get(limit, limit)}" if limit else "not exact"
 
 
 def _counts(position: AnyPosition, objective: str) -> tuple[bool, str]:
@@ -889,7 +895,7 @@ def pretty_play(position: AnyPosition, analysis: PlayAnalysis) -> str:
         lines.append("  ?: a limit stopped that search")
     if any(c.lost_at_least for c in analysis.cards):
         lines.append("  >=: lost at least that much (a limit stopped the search; the best move found was that much better)")
-    lines.append(f"  {'exact' if analysis.exact else 'not exact'}, {analysis.nodes} nodes, {analysis.time_ms:.1f} ms")
+    lines.append(f"  {_exactness(analysis.exact, analysis.limit)}, {analysis.nodes} nodes, {analysis.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
 
@@ -925,7 +931,7 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
         what = ", ".join(f"as {g}" for g in sorted(g for g in guides if g)) or None
         lines.append(f"  ~: an estimate (not a bound{f', {what}' if what else ''}): best play over the next tricks,"
                      " what follows guessed from the hands")  # fmt: skip
-    lines.append(f"  {'exact' if table.exact else 'not exact'}, {table.nodes} nodes, {table.time_ms:.1f} ms")
+    lines.append(f"  {_exactness(table.exact, table.limit)}, {table.nodes} nodes, {table.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
 

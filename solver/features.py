@@ -14,7 +14,7 @@ for each search (the service passes one that honours a call's deadline).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -154,6 +154,7 @@ class PlayAnalysis:
     # how the search went, not what it found: left out of ==, as in a Hint
     nodes: int = field(compare=False)
     time_ms: float = field(compare=False)
+    limit: str | None = None  # what stopped a search: "cancelled", else "time", else "nodes"
 
     @property
     def mistakes(self) -> tuple[PlayedCard, ...]:
@@ -165,6 +166,7 @@ class PlayAnalysis:
             "objective": self.objective,
             "cards": [c.to_dict() for c in self.cards],
             "exact": self.exact,
+            **({"limit": self.limit} if self.limit is not None else {}),
             "nodes": self.nodes,
             "time_ms": round(self.time_ms, 3),
         }
@@ -202,6 +204,7 @@ def analyse_play(
     cards: list[PlayedCard] = []
     found: list[Value | None] = []  # per card, a limited search's value: a bound on `before`
     nodes, time_ms, exact = 0, 0.0, True
+    limits: list[str | None] = []
     places = written_places(pos)
     played: tuple[Any, ...] = pos.played
     for card, index in zip(played, places):
@@ -209,6 +212,7 @@ def analyse_play(
             pass
         elif index >= first and cancelled():
             exact = False
+            limits.append("cancelled")
             forced = len(current.legal_moves()) == 1
             cards.append(PlayedCard(index, current.to_move, current.side, str(card), None, None, None, (), forced, False))
             found.append(None)
@@ -217,13 +221,22 @@ def analyse_play(
             nodes += result.nodes
             time_ms += result.time_ms
             exact = exact and result.exact
+            limits.append(result.limit)
             cards.append(_played_card(current, index, card, result))
             found.append(None if result.exact else result.value)
         current = current.play(card)
     # the moves that follow an added pass: their position is not the one before it
     after_added = {place for place, previous in zip(places[1:], places) if previous is None}
     filled = [_with_lost(pos, card) for card in _fill_from_neighbours(pos, cards, after_added)]
-    return PlayAnalysis(pos.objective, tuple(_surely_lost(pos, c, f) for c, f in zip(filled, found)), exact, nodes, time_ms)
+    valued = tuple(_surely_lost(pos, c, f) for c, f in zip(filled, found))
+    return PlayAnalysis(pos.objective, valued, exact, nodes, time_ms, strongest_limit(limits))
+
+
+def strongest_limit(limits: Iterable[str | None]) -> str | None:
+    """Of the limits that stopped several searches, the one to report for them all: a
+    cancel (the rest is not to be trusted as a limit's), else time, else nodes."""
+    given = set(limits)
+    return next((limit for limit in ("cancelled", "time", "nodes") if limit in given), None)
 
 
 def _fill_from_neighbours(pos: AnyPosition, cards: list[PlayedCard], after_added: set[int | None]) -> tuple[PlayedCard, ...]:
@@ -373,6 +386,7 @@ class TrumpTable:
     nodes: int = field(compare=False)  # left out of ==, as in a Hint
     time_ms: float = field(compare=False)
     side: int = 0
+    limit: str | None = None  # what stopped a search: "cancelled", else "time", else "nodes"
 
     def value(self, trump: str, declaring_side: int | None = None) -> Value | None:
         """The value with `trump` (and `declaring_side`, in the games where a side
@@ -400,6 +414,7 @@ class TrumpTable:
             "side": self.side,
             "table": [e.to_dict() for e in self.entries],
             "exact": self.exact,
+            **({"limit": self.limit} if self.limit is not None else {}),
             "nodes": self.nodes,
             "time_ms": round(self.time_ms, 3),
         }
@@ -471,7 +486,7 @@ def trump_table(
             if side is not None:
                 data[str(game.CONTRACT_FIELD)] = side  # seat `side` is of side `side`
             contracts.append((trump, side, Position.from_dict(data)))
-    valued: list[tuple[TrumpEntry, int, float]]
+    valued: list[tuple[TrumpEntry, int, float, str | None]]
     if threads > 1:
         # no engine given: each thread searches with its own, as in analyse_many
         valued = list(ordered_map(
@@ -485,14 +500,15 @@ def trump_table(
         eng = engine_for(base, engine, tt_megabytes)
         cancelled = CancelWatch(eng)
         valued = [
-            (TrumpEntry(trump, side, None, (), None, False, *static_bounds(pos)), 0, 0.0) if cancelled()
+            (TrumpEntry(trump, side, None, (), None, False, *static_bounds(pos)), 0, 0.0, "cancelled") if cancelled()
             else _value_contract((trump, side, pos), solve, eng, time_limit, node_limit, estimates, estimate, cancelled)
             for trump, side, pos in contracts
         ]
-    entries = [entry for entry, _, _ in valued]
-    nodes = sum(n for _, n, _ in valued)
-    time_ms = sum(t for _, _, t in valued)
-    return TrumpTable(game.name, objective, tuple(entries), all(e.exact for e in entries), nodes, time_ms)
+    entries = tuple(entry for entry, _, _, _ in valued)
+    nodes = sum(n for _, n, _, _ in valued)
+    time_ms = sum(t for _, _, t, _ in valued)
+    limit = strongest_limit(limit for _, _, _, limit in valued)
+    return TrumpTable(game.name, objective, entries, all(e.exact for e in entries), nodes, time_ms, limit=limit)
 
 
 USED_ITS_TIME = 0.9  # a search that stopped this far into its time limit was stopped by it
@@ -507,8 +523,9 @@ def _value_contract(
     estimates: bool,
     estimate: Estimate | None,
     cancelled: Callable[[], bool] | None = None,
-) -> tuple[TrumpEntry, int, float]:
-    """One entry of the trump table, with the nodes and milliseconds it took.  Stopped
+) -> tuple[TrumpEntry, int, float, str | None]:
+    """One entry of the trump table, with the nodes and milliseconds it took and the
+    limit that stopped its search.  Stopped
     by a limit, the entry has bounds and (with `estimates`) its estimates' favourite's
     estimate, made as `analyse` makes its own: under a time limit alone in a share
     of it kept back from the search, under a node limit (or when the search ended
@@ -522,7 +539,7 @@ def _value_contract(
     result = _search(solve, pos, engine, time_left(search_time, started), node_limit, ())
     if result.exact:
         entry = TrumpEntry(trump, side, result.value, result.best, result.points, True)
-        return entry, result.nodes, result.time_ms
+        return entry, result.nodes, result.time_ms, None
     lower, upper = position_bounds(pos, result)
     nodes = result.nodes
     favourite = None
@@ -539,7 +556,7 @@ def _value_contract(
             guess = min(max(guess, lower), upper)
         entry = replace(entry, estimate=guess, estimate_objective=favourite.objective, estimate_tricks=favourite.tricks)
         nodes += favourite.nodes
-    return entry, nodes, (time.perf_counter() - started) * 1000.0
+    return entry, nodes, (time.perf_counter() - started) * 1000.0, result.limit
 
 
 def deal_before_play(deal: PositionLike) -> Position:

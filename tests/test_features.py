@@ -29,7 +29,7 @@ from solver import (
     verify_puzzle,
 )
 from solver.analysis import MoveValue, Result, favourite_by_estimates
-from solver.cli import pretty_play
+from solver.cli import pretty_play, pretty_trumps
 from solver.compile import static_bounds
 from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
@@ -233,6 +233,9 @@ def test_a_limited_play_analysis_says_what_a_card_surely_lost() -> None:
     assert all(c.lost_at_least is None and "lost_at_least" not in c.to_dict() for c in limited.cards if c is not card)
     text = pretty_play(Position.from_dict(data), limited)
     assert ">=8    <- mistake" in text and ">=: lost at least that much" in text
+    # which limit stopped the searches, as a Result says (was not said)
+    assert (limited.limit, limited.to_dict()["limit"], full.limit) == ("nodes", "nodes", None) and "limit" not in full.to_dict()
+    assert "  not exact: stopped by the node limit, " in text
     from service import convert  # the service's message carries it
 
     assert convert.play_from(convert.play_message(limited)).cards[4].lost_at_least == 8
@@ -709,6 +712,17 @@ def test_hint_takes_an_objective_as_analyse_does() -> None:
     assert info.value.field == "objective"
 
 
+def test_a_trump_table_says_which_limit_stopped_its_searches() -> None:
+    deal = {"game": "jass", "deal": deal_of("jass", 4)}  # each trump takes millions of nodes
+    for kwargs, limit in (({"node_limit": 2000}, "nodes"), ({"time_limit": 0.002}, "time"),
+                          ({"time_limit": 0.002, "jobs": 2}, "time")):  # fmt: skip
+        table = trump_table(deal, **kwargs)  # type: ignore[arg-type]
+        assert not table.exact and table.limit == limit and table.to_dict()["limit"] == limit, kwargs
+    small = trump_table({"game": "belote", "deal": deal_of("belote", 3)}, engine=Engine(8))
+    assert small.exact and small.limit is None and "limit" not in small.to_dict()
+    assert "  not exact: stopped by the node limit, " in pretty_trumps(trump_table(deal, node_limit=2000))
+
+
 def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table() -> None:
     """engine.cancel() stops the analyses of several searches, even when it lands while
     no search runs (each search starts afresh): the rest is left unknown, not searched."""
@@ -723,7 +737,7 @@ def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table()
 
     data = klaberjass_play(2)
     analysis = analyse_play(data, engine=engine, solve=then_cancel, first=10)  # type: ignore[arg-type]
-    assert len(searched) == 1 and not analysis.exact
+    assert len(searched) == 1 and not analysis.exact and analysis.limit == "cancelled"
     assert [c.index for c in analysis.cards] == list(range(10, 18))  # every card answered
     first, rest = analysis.cards[0], analysis.cards[1:]
     assert first.exact and first.before is not None and first.after is not None
@@ -739,6 +753,7 @@ def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table()
     searched.clear()
     table = trump_table({"game": "belote", "deal": deal_of("belote", 3)}, engine=engine, solve=then_cancel)  # type: ignore[arg-type]
     assert len(searched) == 1 and not table.exact and [e.trump for e in table.entries] == list("CSHD")
+    assert table.limit == "cancelled"
     assert table.entries[0].exact and all(e.value is None and not e.exact for e in table.entries[1:])
     # the next analysis on the engine starts afresh
     assert analyse_play(data, engine=engine, first=10).exact

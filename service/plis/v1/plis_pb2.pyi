@@ -269,18 +269,20 @@ class PlayedCard(_message.Message):
     def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., side: _Optional[int] = ..., card: _Optional[str] = ..., before: _Optional[_Union[Value, _Mapping]] = ..., after: _Optional[_Union[Value, _Mapping]] = ..., lost: _Optional[int] = ..., best: _Optional[_Iterable[str]] = ..., forced: _Optional[bool] = ..., exact: _Optional[bool] = ..., line: _Optional[_Iterable[str]] = ..., lost_at_least: _Optional[int] = ...) -> None: ...
 
 class AnalysePlayResponse(_message.Message):
-    __slots__ = ("objective", "cards", "exact", "nodes", "time_ms")
+    __slots__ = ("objective", "cards", "exact", "nodes", "time_ms", "limit")
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     EXACT_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
     objective: str
     cards: _containers.RepeatedCompositeFieldContainer[PlayedCard]
     exact: bool
     nodes: int
     time_ms: float
-    def __init__(self, objective: _Optional[str] = ..., cards: _Optional[_Iterable[_Union[PlayedCard, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ...) -> None: ...
+    limit: str
+    def __init__(self, objective: _Optional[str] = ..., cards: _Optional[_Iterable[_Union[PlayedCard, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ...) -> None: ...
 
 class TrumpTableRequest(_message.Message):
     __slots__ = ("position", "limits")
@@ -317,7 +319,7 @@ class TrumpEntry(_message.Message):
     def __init__(self, trump: _Optional[str] = ..., declaring_side: _Optional[int] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ..., estimate: _Optional[int] = ..., estimate_objective: _Optional[str] = ..., estimate_tricks: _Optional[int] = ...) -> None: ...
 
 class TrumpTableResponse(_message.Message):
-    __slots__ = ("game", "objective", "side", "entries", "exact", "nodes", "time_ms")
+    __slots__ = ("game", "objective", "side", "entries", "exact", "nodes", "time_ms", "limit")
     GAME_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
@@ -325,6 +327,7 @@ class TrumpTableResponse(_message.Message):
     EXACT_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
     game: str
     objective: str
     side: int
@@ -332,7 +335,8 @@ class TrumpTableResponse(_message.Message):
     exact: bool
     nodes: int
     time_ms: float
-    def __init__(self, game: _Optional[str] = ..., objective: _Optional[str] = ..., side: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[TrumpEntry, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ...) -> None: ...
+    limit: str
+    def __init__(self, game: _Optional[str] = ..., objective: _Optional[str] = ..., side: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[TrumpEntry, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ...) -> None: ...
 
 class Claim(_message.Message):
     __slots__ = ("best", "value", "unique")
