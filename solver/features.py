@@ -337,7 +337,9 @@ class TrumpEntry:
 
     trump: str
     declaring_side: int | None  # the side of the declarer / taker; None where no side declares
-    value: Value | None  # for side 0 (seat 0 leads the deal)
+    # for side 0 (seat 0 leads the deal); known though a limit stopped the search (not
+    # `exact`, no `best`) where a lead reached the most the deal allows
+    value: Value | None
     best: tuple[str, ...]  # the best opening leads
     points: tuple[int, ...] | None  # final scores along a line of best play
     exact: bool
@@ -541,6 +543,8 @@ def _value_contract(
         entry = TrumpEntry(trump, side, result.value, result.best, result.points, True)
         return entry, result.nodes, result.time_ms, None
     lower, upper = position_bounds(pos, result)
+    if lower == upper:  # a lead reached the most the deal allows: the value is known, its best leads are not
+        return TrumpEntry(trump, side, lower, (), None, False), result.nodes, result.time_ms, result.limit
     nodes = result.nodes
     favourite = None
     if estimates and result.limit != "cancelled" and not (cancelled and cancelled()):

@@ -10,6 +10,7 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ from solver.features import puzzle_from_dict, start_of_deal
 from solver.reference import reference_values
 
 from .besigue_random import random_position as besigue_random_position
-from .helpers import make_rules, random_deal
+from .helpers import ROOT, make_rules, random_deal
 
 # FORMAT.md's example: seat 1 must play S8 (value -96); ST gives -116
 EXAMPLE = {
@@ -240,6 +241,10 @@ def test_a_limited_play_analysis_says_what_a_card_surely_lost() -> None:
 
     assert convert.play_from(convert.play_message(limited)).cards[4].lost_at_least == 8
     assert convert.play_from(convert.play_message(limited)) == limited
+
+
+def lines_of(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (ROOT / "examples" / name).read_text().splitlines() if line.strip()]
 
 
 # --- trump table ------------------------------------------------------------------------------
@@ -721,6 +726,32 @@ def test_a_trump_table_says_which_limit_stopped_its_searches() -> None:
     small = trump_table({"game": "belote", "deal": deal_of("belote", 3)}, engine=Engine(8))
     assert small.exact and small.limit is None and "limit" not in small.to_dict()
     assert "  not exact: stopped by the node limit, " in pretty_trumps(trump_table(deal, node_limit=2000))
+
+
+def test_a_trump_table_entry_whose_bounds_meet_has_its_value() -> None:
+    """examples/to-bid.jsonl's Jass deal in undeufe: a lead reaches 257 (side 0 takes
+    every trick and the match), which the deal cannot exceed, some nodes before the
+    search ends; stopped there, the entry said value null, bounds [257, 257].  Swept
+    over node limits: an entry is unknown with bounds apart, or has its exact value."""
+    deal = lines_of("to-bid.jsonl")[3]
+    exact = {e.trump: e.value for e in trump_table(deal).entries}
+    assert exact["undeufe"] == 257
+    met = 0
+    for node_limit in range(4_000, 40_000, 2_048):
+        limited = trump_table(deal, node_limit=node_limit, engine=Engine(64))  # fresh tables each time
+        for e in limited.entries:
+            if e.value is None:
+                assert e.lower is not None and e.upper is not None and e.lower < e.upper
+            else:
+                assert e.value == exact[e.trump] and e.lower is None and e.upper is None
+                met += not e.exact
+                assert e.exact or e.best == ()
+        if any(e.value is not None and not e.exact for e in limited.entries):
+            from service import convert  # the service's message carries it
+
+            assert convert.trumps_from(convert.trumps_message(limited)) == limited
+            assert limited.value("undeufe") == 257 and not limited.exact
+    assert met > 0
 
 
 def test_a_cancel_between_two_searches_stops_play_analysis_and_the_trump_table() -> None:
