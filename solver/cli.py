@@ -73,7 +73,7 @@ results not written; 130 interrupted.
 
 examples:
   plis analyse --pretty examples/klaverjas.jsonl
-  plis hint --time-limit 0.5 < positions.jsonl
+  plis hint --time-limit 0.5 < examples/deals.jsonl
   plis play-analysis --first 20 --pretty examples/played.jsonl"""
 
 
@@ -213,7 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     trumps_cmd.set_defaults(handler=_trumps_handler)
 
     verify_cmd = _command(
-        commands, "verify", 'puzzles {"position": {...}, "claim": {"best": [...], "value": V}}: does each claim hold'
+        commands,
+        "verify",
+        'puzzles {"position": {...}, "claim": {"best": [...], "value": V, "unique": true}} (or the position\'s '
+        "fields with claim beside them): does each claim hold",
     )
     _common(verify_cmd, what="puzzles")
     # said at once, where argparse would report an unknown option of the whole command line

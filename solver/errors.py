@@ -86,10 +86,14 @@ def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, A
 
 
 class UnknownGameError(PlisError):
+    """A `game` that is not one of `solver.GAMES` (or none given)."""
+
     reason = "UNKNOWN_GAME"
 
 
 class OptionError(PlisError):
+    """An option, limit or argument the game or the call does not take."""
+
     reason = "BAD_OPTION"
 
 
@@ -182,6 +186,8 @@ class CardError(PlisError):
 
 
 class DuplicateCardError(PlisError):
+    """A card given more often than the pack holds it (Bésigue: more than twice)."""
+
     reason = "DUPLICATE_CARD"
 
 

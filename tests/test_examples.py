@@ -35,6 +35,31 @@ def test_readme_names_only_example_files_that_exist() -> None:
     assert all((ROOT / name).is_file() for name in named)
 
 
+def test_readmes_table_of_games_gives_every_objective_option_and_value() -> None:
+    """The README's table, row by row, against solver.GAMES: the objectives in order
+    (the default first), each option's values with its default first (Jass's
+    match_bonus: a range and its default)."""
+    text = (ROOT / "README.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|$", text, re.MULTILINE)
+    assert {game for game, _, _ in rows} == set(GAMES)
+
+    def shown(value: object) -> str:
+        return json.dumps(value)
+
+    for game, objectives, options in rows:
+        rules = GAMES[game]
+        assert re.findall(r"`(\w+)`", objectives) == list(rules.OBJECTIVES), game
+        expected = []
+        for option in rules.OPTIONS:
+            if option.values is None:
+                values = f"an integer from 0 to {option.limit}, {option.default}"
+            else:
+                ordered = [option.default, *(v for v in option.values if v != option.default)]
+                values = ", ".join(f"`{shown(v)}`".replace('"', "") for v in ordered)
+            expected.append(f"`{option.name}`: {values}")
+        assert options.strip() == ("; ".join(expected) or "none"), game
+
+
 def test_deals_cover_every_game_but_besigue() -> None:
     # Bésigue has examples/besigue.jsonl: a complete Bésigue deal is beyond exact search
     assert {deal["game"] for deal in lines("deals.jsonl")} == set(GAMES) - {"besigue"}

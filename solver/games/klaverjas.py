@@ -19,7 +19,9 @@ class Klaverjas(JackNineRules):
     CONTRACT_FIELD = "declarer"
     has_roem = True
     OPTIONS = (
-        Option("rules", "rotterdam", ("rotterdam", "amsterdam", "seed"), "which obligations apply when you cannot follow"),
+        Option(
+            "rules", "rotterdam", ("rotterdam", "amsterdam", "seed"), "which card you must play: following, and when you cannot"
+        ),
         Option("roem_order", "natural", ("natural", "rank"), "card order for sequences: A K Q J T 9 8 7, or the trick ranking"),
         Option("nat_on_tie", False, (False, True), "equal totals are nat"),
     )
