@@ -37,7 +37,7 @@ from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_firs
 from solver.position import Position
 
 from . import convert
-from .config import DEFAULT_ADDRESS
+from .config import DEFAULT_ADDRESS, TOKEN_CHARACTERS
 from .plis.v1 import plis_pb2 as pb
 from .plis.v1 import plis_pb2_grpc as pb_grpc
 
@@ -119,6 +119,11 @@ class _Base:
             raise OptionError("backoff", f"must be a number of seconds, 0 or more; got {backoff!r}")
         self.retries = retries
         self.backoff = backoff
+        if token is not None and (not isinstance(token, str) or (token and not TOKEN_CHARACTERS.fullmatch(token))):
+            # as the server reads its token: gRPC metadata carries nothing else (a newline
+            # failed each call with INTERNAL "Invalid metadata"; bytes were sent as "b'...'")
+            shown = type(token).__name__ if not isinstance(token, str) else "blanks or other characters"
+            raise OptionError("token", f"must be one word of visible ASCII characters (str), got {shown}")
         self.metadata: tuple[tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
         self.options: list[tuple[str, int | str]] = list(CHANNEL_OPTIONS)
         if tls_server_name:

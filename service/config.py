@@ -63,15 +63,23 @@ class ServerConfig:
         (1 MB at least), so that the two together stay within the share."""
         return max(1, self.worker_share - self.besigue_tt_megabytes)
 
-    def per_process(self, address: str) -> ServerConfig:
-        """The settings of one of `processes` processes: workers, tables and pending calls shared out."""
+    def per_process(self, address: str, index: int = 0) -> ServerConfig:
+        """The settings of process `index` of `processes`: workers and pending calls
+        shared out (the first processes take what does not divide evenly; with the
+        default workers, one per core, each process has one at least), and the tables
+        in proportion to the workers."""
         n = max(1, self.processes)
+
+        def shares(total: int) -> list[int]:
+            return [max(1, total // n + (i < total % n)) for i in range(n)]
+
+        workers = shares(self.worker_count)
         return replace(
             self,
             address=address,
-            workers=max(1, self.worker_count // n),
-            tt_memory_mb=max(1, self.tt_memory_mb // n),
-            max_pending=max(1, self.max_pending // n),
+            workers=workers[index],
+            tt_memory_mb=max(1, self.tt_memory_mb * workers[index] // sum(workers)),
+            max_pending=shares(self.max_pending)[index],
             processes=1,
             shares_port=True,
         )
@@ -140,7 +148,8 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="server processes sharing the port (Linux, default: %(default)s); workers, tables and pending calls are "
-        "shared out among them, at least one worker each",
+        "shared out among them, one worker and one pending call each at least (more processes than --workers or "
+        "--max-pending given are refused)",
     )
     cmd.add_argument(
         "--log-level",
@@ -155,6 +164,10 @@ def check_address(address: str) -> None:
     """HOST:PORT with a port from 0 to 65535 (gRPC would pick another port for a larger
     one, silently), or a `unix:` socket path."""
     if address.startswith("unix:"):
+        if not address[len("unix:") :].strip():
+            # gRPC would bind an unnamed abstract socket that no client can name, and the
+            # server would announce "serving on unix:"
+            raise ValueError(f"--address unix:PATH needs a PATH (a socket file), got {address!r}")
         return
     host, colon, port = address.rpartition(":")
     if not colon or not host or not port.isdigit() or int(port) > 65535:
@@ -229,7 +242,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 def check_processes(config: ServerConfig, memory: int, spare: int) -> None:
     """Each of `--processes` gets at least one worker and its share of the tables: refuse
     more processes than the tables can be shared out to, or than the memory holds
-    (`memory`: the process's limit; `spare`: what the memory free now can spare)."""
+    (`memory`: the process's limit; `spare`: what the memory free now can spare), or
+    than the workers or pending calls given, which each process needs one of at least."""
+    for flag, given in (("--workers", config.workers), ("--max-pending", config.max_pending)):
+        if 0 < given < config.processes:  # (--workers 0: one per core, and one a process at least)
+            raise ValueError(
+                f"--processes {config.processes} is more than {flag} {given}: each process needs one at least"
+            )
     each = config.per_process(config.address)
     if each.tt_memory_mb < LEAST_WORKER_MEGABYTES * each.worker_count:
         raise ValueError(

@@ -524,6 +524,13 @@ def checked_batch(
     """The messages of the batch's positions the library accepts, the index in the batch
     of each, and (index, error) for the others: those are answered without being sent,
     as the service would answer them (the batch goes on)."""
+    if isinstance(positions, (str, bytes, bytearray, Mapping, Position, BesiguePosition)) or not isinstance(
+        positions, Iterable
+    ):
+        # as solver.analyse_many refuses them: a single position would be taken apart
+        # (a dict's keys, a text's characters), each piece answered with an error
+        kind = type(positions).__name__
+        raise OptionError("positions", f"must be an iterable of positions (one position: analyse), got {kind}")
     messages: list[pb.Position] = []
     sent: list[int] = []
     refused: list[tuple[int, PlisError]] = []

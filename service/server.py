@@ -39,6 +39,7 @@ import contextlib
 import errno
 import functools
 import hmac
+import inspect
 import logging
 import math
 import multiprocessing
@@ -47,6 +48,7 @@ import queue
 import signal
 import socket
 import ssl
+import stat
 import sys
 import threading
 import time
@@ -103,6 +105,10 @@ MOST_FIELD_CHARS, MOST_MESSAGE_CHARS = 200, 1000  # of an error's field and mess
 MAX_CARDS = 64  # as many as any deal holds (Bésigue's two packs)
 DEALS_KEPT = MOST_PARKED_DEALS + 1  # an engine's current deal and those it parks
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
+# the bytes of the requests of all calls pending together (a position is under 1 KB, a
+# batch of 1,000 under 1 MB; gRPC takes messages of up to 4 MB, each held, decoded, at
+# about three times that while its call waits for a worker): beyond, RESOURCE_EXHAUSTED
+MOST_PENDING_BYTES = 64 * 1024 * 1024
 
 T = TypeVar("T")
 S = TypeVar("S", Result, Hint)
@@ -311,6 +317,7 @@ class Guard:
         engines: EnginePool | None = None,
     ) -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
+        self.request_bytes = 0  # the size of the call's request, while it is pending
         # a request with a time limit that the deadline cuts short answers by then, for
         # all its searches (a trump table's later trumps too: inexact, not too late)
         self.answer_by = None if deadline is None else deadline - min(ANSWER_MARGIN, (deadline - time.monotonic()) / 5)
@@ -610,6 +617,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         self.pool = pool
         self.engines = EnginePool(config.worker_count, config.tt_megabytes, config.besigue_tt_megabytes)
         self.pending = 0
+        self.pending_bytes = 0
         self.guards: set[Guard] = set()
 
     # -- plumbing
@@ -623,20 +631,30 @@ class SolverServicer(pb_grpc.SolverServicer):
             deadline = time.monotonic() + remaining - min(DEADLINE_MARGIN, remaining / 5)
         return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes, self.engines)
 
-    async def _admit(self, context: grpc.aio.ServicerContext) -> Guard:
-        """The call's guard, counted as pending (the caller's `finally` lets it go);
-        RESOURCE_EXHAUSTED when the server already holds as many calls as it takes."""
+    async def _admit(self, context: grpc.aio.ServicerContext, request: Any = None) -> Guard:
+        """The call's guard, counted as pending (the caller's `finally` lets it go,
+        `_release`); RESOURCE_EXHAUSTED when the server already holds as many calls as
+        it takes, or as many bytes of requests (one call is always taken)."""
         if self.pending >= self.config.max_pending:
             message = f"{self.config.max_pending} calls pending already, the most this server takes"
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+        size = request.ByteSize() if request is not None else 0
+        if self.pending and self.pending_bytes + size > MOST_PENDING_BYTES:
+            message = (
+                f"the calls pending hold {self.pending_bytes:,} bytes of requests already; this one's "
+                f"{size:,} would pass the most this server holds ({MOST_PENDING_BYTES:,})"
+            )
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
         guard = self._guard(context)
+        guard.request_bytes = size
+        self.pending_bytes += size
         self.pending += 1
         self.guards.add(guard)
         return guard
 
-    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T]) -> T:
+    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T], request: Any = None) -> T:
         """Run `work(guard)` in the pool and turn its failures into the call's status."""
-        guard = await self._admit(context)
+        guard = await self._admit(context, request)
         try:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.pool, guard.work, work)
@@ -666,6 +684,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             guard.cancel()  # a cancelled call's search stops at once (a finished one has none)
             self.guards.discard(guard)
             self.pending -= 1
+            self.pending_bytes -= guard.request_bytes
 
     def cancel_all(self, shutdown: bool = False) -> None:
         for guard in list(self.guards):
@@ -686,7 +705,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             result = guard.analyse(position, time_limit=time_limit, node_limit=node_limit, exact_moves=exact_moves)
             return pb.AnalyseResponse(result=convert.result_message(result))
 
-        return await self._call(context, work)
+        return await self._call(context, work, request)
 
     async def Hint(self, request: pb.HintRequest, context: grpc.aio.ServicerContext) -> pb.HintResponse:
         def work(guard: Guard) -> pb.HintResponse:
@@ -694,7 +713,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             time_limit, node_limit = _limits(request.limits)
             return convert.hint_message(guard.hint(position, time_limit=time_limit, node_limit=node_limit))
 
-        return await self._call(context, work)
+        return await self._call(context, work, request)
 
     async def AnalysePlay(self, request: pb.AnalysePlayRequest, context: grpc.aio.ServicerContext) -> pb.AnalysePlayResponse:
         def work(guard: Guard) -> pb.AnalysePlayResponse:
@@ -717,7 +736,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                 raise InvalidRequest(exc, "position.") from None
             return convert.play_message(analysis)
 
-        return await self._call(context, work)
+        return await self._call(context, work, request)
 
     async def TrumpTable(self, request: pb.TrumpTableRequest, context: grpc.aio.ServicerContext) -> pb.TrumpTableResponse:
         def work(guard: Guard) -> pb.TrumpTableResponse:
@@ -735,7 +754,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                 raise InvalidRequest(exc, "position.") from None
             return convert.trumps_message(table)
 
-        return await self._call(context, work)
+        return await self._call(context, work, request)
 
     async def VerifyPuzzle(self, request: pb.VerifyPuzzleRequest, context: grpc.aio.ServicerContext) -> pb.VerifyPuzzleResponse:
         def work(guard: Guard) -> pb.VerifyPuzzleResponse:
@@ -751,7 +770,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                 raise InvalidRequest(exc) from None
             return convert.verdict_message(verdict)
 
-        return await self._call(context, work)
+        return await self._call(context, work, request)
 
     async def AnalyseBatch(
         self, request: pb.AnalyseBatchRequest, context: grpc.aio.ServicerContext
@@ -783,7 +802,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                 return pb.AnalyseBatchResponse(index=index, error=error)
             return pb.AnalyseBatchResponse(index=index, result=convert.result_message(result))
 
-        guard = await self._admit(context)
+        guard = await self._admit(context, request)
         loop = asyncio.get_running_loop()
         running: set[asyncio.Future[pb.AnalyseBatchResponse]] = set()
         next_index = 0
@@ -812,6 +831,7 @@ class SolverServicer(pb_grpc.SolverServicer):
             guard.cancel()
             self.guards.discard(guard)
             self.pending -= 1
+            self.pending_bytes -= guard.request_bytes
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:
@@ -924,6 +944,13 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         async for answer in handler.unary_stream(request, context):  # type: ignore[misc]
             yield answer
 
+    async def streaming_written(request: Any, context: grpc.aio.ServicerContext) -> None:
+        # a handler that writes its answers (context.write) and returns None, as health's
+        # Watch: awaited, not iterated, and so must this wrapper be, for gRPC to let it write
+        if isinstance(request, _Undecodable):
+            await refuse(request, context)
+        await handler.unary_stream(request, context)  # type: ignore[misc]
+
     async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
         if isinstance(request, _Undecodable):
             await refuse(request, context)
@@ -942,8 +969,14 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         async for answer in handler.stream_stream(checked(requests, context), context):  # type: ignore[misc]
             yield answer
 
+    async def streaming_both_written(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> None:
+        await handler.stream_stream(checked(requests, context), context)  # type: ignore[misc]
+
     behaviours = {(False, False): unary, (False, True): streaming, (True, False): streaming_in, (True, True): streaming_both}
-    behaviour = behaviours[(bool(handler.request_streaming), bool(handler.response_streaming))]
+    kind = (bool(handler.request_streaming), bool(handler.response_streaming))
+    behaviour = behaviours[kind]
+    if kind[1] and inspect.iscoroutinefunction(handler.stream_stream if kind[0] else handler.unary_stream):
+        behaviour = streaming_both_written if kind[0] else streaming_written
     return _handler_like(handler, behaviour, lenient)
 
 
@@ -1001,7 +1034,9 @@ class PlisServer:
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         names = (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
         reflection.enable_server_reflection(names, self.server)
-        if not config.shares_port and not config.address.startswith("unix:"):
+        if config.address.startswith("unix:"):
+            probe_socket_file(config.address)
+        elif not config.shares_port:
             host, _, port = config.address.rpartition(":")
             probe_port(host, int(port))
         try:
@@ -1148,12 +1183,19 @@ async def _watch_parent(parent: int, stop: asyncio.Event) -> None:
 PARENT_WATCH_SECONDS = 0.5
 
 
-def describe(config: ServerConfig, processes: int = 1) -> str:
+def describe(config: ServerConfig) -> str:
+    """The settings a server announces; of all its processes with `--processes`."""
     security = ("TLS" if config.tls_cert else "no TLS") + (", token required" if config.token else ", no token")
-    each = f"{processes} processes of " if processes > 1 else ""
-    workers = counted(config.worker_count, "worker")
-    tables = f"{config.tt_megabytes} MB table each (and {config.besigue_tt_megabytes} MB for Bésigue)"
-    return f"{security}; {each}{workers}, {tables}"
+    shares = [config.per_process(config.address, i) for i in range(config.processes)]
+    workers = [share.worker_count for share in shares]
+    if len(shares) == 1:
+        each = counted(workers[0], "worker")
+    elif len(set(workers)) == 1:
+        each = f"{len(shares)} processes of {counted(workers[0], 'worker')}"
+    else:  # what does not divide evenly goes to the first
+        each = f"{len(shares)} processes of {' or '.join(map(str, sorted(set(workers), reverse=True)))} workers"
+    tables = f"{shares[0].tt_megabytes} MB table each (and {shares[0].besigue_tt_megabytes} MB for Bésigue)"
+    return f"{security}; {each}, {tables}"
 
 
 def _process_main(config: ServerConfig, ready: Any, parent: int) -> None:
@@ -1190,6 +1232,23 @@ def probe_port(host: str, port: int) -> tuple[int, int]:
     return found[0][0], port
 
 
+def probe_socket_file(address: str) -> None:
+    """Refuse a `unix:` socket file that another server is serving on: gRPC would
+    remove it and bind a new one, the other server left running but unreachable (and,
+    once this one stops, the file gone).  A file no server answers on (a server that was
+    killed) is left for gRPC to replace."""
+    path = address[len("unix:") :]
+    if path.startswith("//"):  # unix:///abs/path
+        path = path[2:]
+    with contextlib.suppress(OSError):
+        if not stat.S_ISSOCK(os.stat(path).st_mode):
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(1.0)
+            probe.connect(path)
+        raise ValueError(f"cannot listen on {address}: another server is serving on that socket file")
+
+
 @contextlib.contextmanager
 def _reserved_port(host: str, port: int) -> Iterator[int]:
     """Hold `host`:`port` (port 0: a free one) with SO_REUSEPORT, so that the server
@@ -1223,10 +1282,11 @@ def serve_processes(config: ServerConfig) -> int:
     host, _, port_text = config.address.rpartition(":")
     context = multiprocessing.get_context("spawn")
     with _reserved_port(host, int(port_text)) as port:
-        child = config.per_process(f"{host}:{port}")
         ready = context.Queue()
         processes = [
-            context.Process(target=_process_main, args=(child, ready, os.getpid()), name=f"plis-serve-{i}")
+            context.Process(
+                target=_process_main, args=(config.per_process(f"{host}:{port}", i), ready, os.getpid()), name=f"plis-serve-{i}"
+            )
             for i in range(config.processes)
         ]
         # a plain flag: a signal handler must not take a lock (threading.Event's could
@@ -1256,7 +1316,7 @@ def serve_processes(config: ServerConfig) -> int:
         serving = started == config.processes
         if serving:
             print(
-                f"plis: serving {SERVICE_NAME} on {host}:{port} ({describe(child, config.processes)})",
+                f"plis: serving {SERVICE_NAME} on {host}:{port} ({describe(config)})",
                 file=sys.stderr,
                 flush=True,
             )

@@ -335,7 +335,7 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
     assert narrowed and estimated
     plain = trump_table(data, node_limit=1_500, estimates=False, engine=Engine(8))
     assert not plain.exact and all(e.estimate is None and "estimate" not in e.to_dict() for e in plain.entries)
-    assert all(e.lower is not None for e in plain.entries if not e.exact)
+    assert all(e.lower is not None for e in plain.entries if e.value is None)
     for bad, field in (({"estimates": "no"}, "estimates"), ({"estimate": 3}, "estimate"),
                        ({"estimate": favourite_by_estimates, "jobs": 2}, "jobs")):  # fmt: skip
         with pytest.raises(OptionError) as info:
@@ -349,7 +349,7 @@ def test_a_limited_trump_table_bounds_and_estimates_the_entries_it_leaves(game: 
         return favourite_by_estimates(position, deadline, most_tricks)
 
     table = trump_table(data, node_limit=1_500, estimate=counted, engine=Engine(8))
-    assert len(calls) == sum(not e.exact for e in table.entries) > 0
+    assert len(calls) == sum(e.value is None for e in table.entries) > 0
 
 
 def test_a_time_limited_trump_table_keeps_time_for_its_estimates(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -366,16 +366,16 @@ def test_a_time_limited_trump_table_keeps_time_for_its_estimates(monkeypatch: py
     monkeypatch.setattr(features, "favourite_by_estimates", recorded)
     deal = {"game": "jass", "hands": deal_of("jass", 1, "H")}  # hardly anything solves in 20 ms
     table = trump_table(deal, time_limit=0.02)
-    unsolved = [e for e in table.entries if not e.exact]
+    unsolved = [e for e in table.entries if e.value is None]
     assert len(asked) == len(unsolved) > 0 and all(e.estimate is not None for e in unsolved)
     # each search stopped by its time, the estimates may go on to the end of the entry's
     # 20 ms (no later: on a loaded machine that end may have passed already)
     assert all(deadline is not None and deadline - now < 0.02 for deadline, now in asked)
     asked.clear()
     table = trump_table(deal, node_limit=20_000)
-    assert len(asked) == sum(not e.exact for e in table.entries) > 0
+    assert len(asked) == sum(e.value is None for e in table.entries) > 0
     assert all(deadline is None for deadline, _ in asked)
-    assert all(e.estimate_tricks == 1 for e in table.entries if not e.exact)
+    assert all(e.estimate_tricks == 1 for e in table.entries if e.value is None)
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ Answers are compared with the library's; errors with the reasons of plis.proto.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import gc
 import itertools
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,17 @@ from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
 from service.plis.v1 import plis_pb2_grpc as pb_grpc
-from service.server import SERVICE_NAME, BackgroundServer, Cancelled, EnginePool, Guard, PlisServer, _same_deal, deal_mark
+from service.server import (
+    SERVICE_NAME,
+    BackgroundServer,
+    Cancelled,
+    EnginePool,
+    Guard,
+    PlisServer,
+    _same_deal,
+    deal_mark,
+    describe,
+)
 from solver import (
     CardError,
     DuplicateCardError,
@@ -50,6 +62,7 @@ from solver import (
     PositionError,
     UnknownGameError,
     analyse,
+    analyse_many,
     analyse_play,
     hint,
     trump_table,
@@ -185,8 +198,8 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert named.value is None and named.lower is not None and convert.hint_from(convert.hint_message(named)) == named
     served = client.trump_table(unseen, node_limit=1_500)
     assert not served.exact and all(
-        e.lower is not None and e.upper is not None and e.estimate is not None for e in served.entries if not e.exact
-    )
+        e.lower is not None and e.upper is not None and e.estimate is not None for e in served.entries if e.value is None
+    )  # an entry whose bounds met has its value instead
     for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
         assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
 
@@ -325,6 +338,78 @@ def test_the_async_client(server: BackgroundServer) -> None:
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("positions", [EXAMPLE, json.dumps(EXAMPLE), json.dumps(EXAMPLE).encode(), 5, None])
+def test_the_clients_refuse_a_batch_that_is_no_list_of_positions(server: BackgroundServer, positions: Any) -> None:
+    """As solver.analyse_many: one position (a dict, JSON text) is not a batch; it was
+    taken apart, each of its keys or characters answered as a position with an error
+    (an int raised a bare TypeError)."""
+    with pytest.raises(OptionError) as info:
+        list(analyse_many(positions))
+    library = str(info.value)
+    with Client(server.address, timeout=20) as c, pytest.raises(OptionError) as info:
+        list(c.analyse_batch(positions))
+    assert info.value.field == "positions" and str(info.value) == library
+
+    async def main() -> None:
+        async with AsyncClient(server.address, timeout=20) as ac:
+            with pytest.raises(OptionError) as info:
+                [item async for item in ac.analyse_batch(positions)]
+            assert info.value.field == "positions"
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("token", ["a\nb", "two words", b"bytes", "caf\u00e9"])
+def test_the_clients_refuse_a_token_metadata_cannot_carry(token: Any) -> None:
+    """A token the server could never hold: refused at once, naming `token` (a newline
+    failed every call with INTERNAL "Invalid metadata", bytes were sent as "b'...'")."""
+    for make in (Client, AsyncClient):
+        with pytest.raises(OptionError) as info:
+            make("localhost:1", token=token)
+        assert info.value.field == "token"
+
+
+def test_large_requests_waiting_for_a_worker_are_bounded_in_bytes() -> None:
+    """Requests of gRPC's 4 MB each, waiting behind a long search, were all held (about
+    11 MB of memory each: 100 took a server from 106 MB to 1.2 GB); beyond the bytes a
+    server holds they are refused with RESOURCE_EXHAUSTED, and a small call still gets in."""
+    big = pb.Position(game="jass", trump="S", hands=["S9 HA", "SJ HK", "H6 C6", "H7 D6"])
+    big.options["x"].text = "x" * (4 * 1024 * 1024 - 200)
+    request = pb.HintRequest(position=big)
+    count = 24  # 100 MB of requests
+    from .besigue_random import random_position as besigue_position
+
+    long = convert.position_from_dict(besigue_position(random.Random(5), 20).to_dict())  # seconds to solve
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)) as background:
+        with grpc.insecure_channel(background.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            busy = stub.Analyse.future(pb.AnalyseRequest(position=long), timeout=4)
+            time.sleep(0.3)
+            waiting = [stub.Hint.future(request, timeout=4) for _ in range(count)]
+            codes = Counter()
+            for future in waiting:
+                with contextlib.suppress(grpc.RpcError):
+                    future.result()
+                codes[future.code()] += 1
+            busy.cancel()
+    assert codes[grpc.StatusCode.RESOURCE_EXHAUSTED] >= 4, codes
+
+
+def test_a_socket_file_another_server_serves_on_is_refused(tmp_path: Path) -> None:
+    """As a port in use: gRPC replaced the file, and the first server, still running,
+    could no longer be reached (once the second stopped, by anyone)."""
+    address = f"unix:{tmp_path / 'plis.sock'}"
+    with BackgroundServer(ServerConfig(address=address, workers=1, tt_memory_mb=8)):
+        second = BackgroundServer(ServerConfig(address=address, workers=1, tt_memory_mb=8))
+        try:
+            with pytest.raises(ValueError, match="another server is serving on that socket file"):
+                second.start()
+        finally:
+            second.stop()
+        with Client(address, timeout=10) as c:
+            assert c.hint(EXAMPLE).best == ("S8",)
+
+
 # --- health and reflection ------------------------------------------------------------------------
 
 
@@ -334,6 +419,39 @@ def test_health_reports_serving(server: BackgroundServer) -> None:
         for name in ("", SERVICE_NAME):
             reply = stub.Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_health_watch_streams_the_status(server: BackgroundServer, caplog: pytest.LogCaptureFixture) -> None:
+    """Watch (a handler that writes its answers) works behind the request-decoding
+    interceptor: it failed with UNKNOWN ("'async for' requires an object with __aiter__
+    method, got coroutine") and logged a traceback."""
+    with grpc.insecure_channel(server.address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for name in ("", SERVICE_NAME):
+            watch = stub.Watch(health_pb2.HealthCheckRequest(service=name), timeout=10)
+            assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+            watch.cancel()
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+def test_a_watch_sees_not_serving_at_shutdown() -> None:
+    """README: a Watch already open sees NOT_SERVING when the server shuts down."""
+    background = BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)).start()
+    seen = []
+    stopping = threading.Thread(target=background.stop, args=(0.5,))
+    try:
+        with grpc.insecure_channel(background.address) as channel:
+            watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=""), timeout=10)
+            seen.append(next(watch).status)
+            stopping.start()
+            with contextlib.suppress(grpc.RpcError):
+                seen.extend(answer.status for answer in watch)
+    finally:
+        if stopping.is_alive() or stopping.ident is not None:
+            stopping.join()
+        else:
+            background.stop()
+    assert seen[:2] == [health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING]
 
 
 def test_reflection_lists_the_service(server: BackgroundServer) -> None:
@@ -403,7 +521,8 @@ def test_mutated_positions_get_an_answer_or_invalid_argument(server: BackgroundS
         (["--max-batch", "0"], "--max-batch must be at least 1"), (["--processes", "0"], "--processes must be at least 1"),
         (["--tt-memory-mb", str(2**40)], "more than the memory this process may use"), (["--grace", "-1"], "--grace must be"),
         (["--grace", "nan"], "--grace must be"), (["--address", "localhost:99999"], "a port from 0 to 65535"),
-        (["--address", "localhost"], "HOST:PORT"),
+        (["--address", "localhost"], "HOST:PORT"), (["--address", "unix:"], "unix:PATH needs a PATH"),
+        (["--address", "unix: "], "unix:PATH needs a PATH"),
     ],
 )  # fmt: skip
 def test_serve_settings_are_checked_one_by_one(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -424,13 +543,30 @@ def test_serve_refuses_more_processes_than_its_tables_or_memory_hold(capsys: pyt
     err = capsys.readouterr().err
     assert "--processes 1000 is too many for --tt-memory-mb 256: each process needs at least 2 MB" in err
     assert "(at most 128 processes)" in err
-    assert serve_main(["--processes", "129", "--address", "localhost:0", "--workers", "1"]) == 2
+    assert serve_main(["--processes", "129", "--address", "localhost:0"]) == 2
     assert "--processes 129 is too many" in capsys.readouterr().err
+    # each process has a worker and a pending call at least: more processes than given
+    # were quietly more searches and pending calls than --workers and --max-pending said
+    assert serve_main(["--processes", "4", "--address", "localhost:0", "--workers", "2"]) == 2
+    assert "--processes 4 is more than --workers 2: each process needs one at least" in capsys.readouterr().err
+    assert serve_main(["--processes", "4", "--address", "localhost:0", "--max-pending", "3"]) == 2
+    assert "--processes 4 is more than --max-pending 3" in capsys.readouterr().err
     memory = memory_megabytes()
     too_many = memory // PROCESS_MEGABYTES + 1  # their tables fit: 2 MB each
     argv = ["--processes", str(too_many), "--tt-memory-mb", str(2 * too_many), "--address", "localhost:0"]
     assert serve_main(argv) == 2
     assert f"--processes {too_many} would need about" in capsys.readouterr().err
+
+
+def test_processes_share_out_the_workers_pending_calls_and_tables() -> None:
+    """What does not divide evenly goes to the first processes (--workers 3 over 2
+    processes was 1 + 1, a worker lost), the tables in proportion to the workers."""
+    config = ServerConfig(address="localhost:1", workers=3, processes=2, tt_memory_mb=60, max_pending=5)
+    shares = [config.per_process(config.address, i) for i in range(2)]
+    assert [(s.workers, s.max_pending, s.tt_memory_mb, s.tt_megabytes) for s in shares] == [(2, 3, 40, 12), (1, 2, 20, 12)]
+    assert "2 processes of 2 or 1 workers, 12 MB table each" in describe(config)
+    cores = ServerConfig(address="localhost:1", processes=4, tt_memory_mb=64)  # workers 0: one per core
+    assert all(cores.per_process(cores.address, i).workers >= 1 for i in range(4))
 
 
 def test_a_signal_stops_the_server_processes_from_being_started(monkeypatch: pytest.MonkeyPatch) -> None:
