@@ -1049,7 +1049,10 @@ class PlisServer:
         except RuntimeError:  # gRPC's "Failed to bind": its reasons go to its own log
             self.port = 0
         if not self.port:
-            raise OSError(f"cannot listen on {config.address}: the port is in use, or the host is not this machine's")
+            why = "the port is in use, or the host is not this machine's"
+            if config.address.startswith("unix:"):
+                why = "no such directory, or one this process may not write in"
+            raise OSError(f"cannot listen on {config.address}: {why}")
         await self.server.start()
         for service in ("", SERVICE_NAME):
             await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
@@ -1142,10 +1145,16 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
     processes of `serve_processes`).
     """
     stop = asyncio.Event()
+    received: list[signal.Signals] = []  # which signal stopped it, for the log
+
+    def stopped_by(sig: signal.Signals) -> None:
+        received.append(sig)
+        stop.set()
+
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:  # before the start: a Ctrl-C meanwhile stops it quietly
         try:
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, stopped_by, sig)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread, Windows
             pass
     if parent is not None:  # one of `serve_processes`, started with them blocked
@@ -1168,7 +1177,8 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
             loop.remove_signal_handler(sig)
             signal.signal(sig, signal.SIG_IGN)
     if announce:
-        print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
+        cause = f"{received[0].name}: " if received else ""
+        print(f"plis: {cause}shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
     await running.stop()
 
 
@@ -1327,7 +1337,8 @@ def serve_processes(config: ServerConfig) -> int:
                 break
             time.sleep(0.2)
         if serving or signals:
-            print(f"plis: shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
+            cause = f"{signal.Signals(signals[0]).name}: " if signals else ""
+            print(f"plis: {cause}shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
         for process in processes:
             if process.is_alive():
                 process.terminate()  # SIGTERM: each shuts down gracefully

@@ -1076,6 +1076,10 @@ def test_a_port_in_use_and_files_that_are_not_pem_are_refused(server: Background
     """A second server on a port in use must fail, not silently take half its calls."""
     with pytest.raises(OSError, match="cannot listen on .*: the port is in use"):
         asyncio.run(PlisServer.start(ServerConfig(address=server.address, workers=1, tt_memory_mb=8)))
+    # a socket file in no directory: said so (it was "the port is in use")
+    missing = f"unix:{tmp_path / 'none' / 'plis.sock'}"
+    with pytest.raises(OSError, match="cannot listen on .*: no such directory"):
+        asyncio.run(PlisServer.start(ServerConfig(address=missing, workers=1, tt_memory_mb=8)))
     junk = tmp_path / "junk.pem"
     junk.write_text("not a certificate\n")
     config = ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, tls_cert=str(junk), tls_key=str(junk))
@@ -1478,7 +1482,7 @@ def test_plis_serve_starts_and_stops_gracefully(processes: int) -> None:
                 assert c.hint(EXAMPLE).best == ("S8",)
         process.send_signal(signal.SIGTERM)
         assert process.wait(10) == 0
-        assert "shutting down" in process.stderr.read()
+        assert "plis: SIGTERM: shutting down (grace 1 s)" in process.stderr.read()  # which signal, too
     finally:
         if process.poll() is None:
             process.kill()
