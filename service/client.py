@@ -241,6 +241,39 @@ class _Base:
         return index, convert.result_from(message.result)
 
 
+class RetriedError(grpc.RpcError):
+    """The failure of a call retried on UNAVAILABLE, whose attempts failed for other
+    reasons: the last attempt's code, and details that name the first reason too (a
+    server shutting down, then "failed to connect" on the retries, said only the
+    latter).  A `grpc.RpcError`, like the errors it stands for (`errors`)."""
+
+    def __init__(self, errors: list[grpc.RpcError]) -> None:
+        super().__init__()
+        self.errors = errors
+
+    def code(self) -> grpc.StatusCode:
+        return self.errors[-1].code()  # type: ignore[attr-defined,no-any-return]
+
+    def details(self) -> str:
+        first, last = (str(e.details() or "") for e in (self.errors[0], self.errors[-1]))  # type: ignore[attr-defined]
+        return f"{last} (after {len(self.errors)} attempts; the first: {first})"
+
+    def __str__(self) -> str:
+        return f"{self.code().name}: {self.details()}"
+
+    def __getattr__(self, name: str) -> Any:  # the rest of a grpc.Call's (trailing_metadata...): the last's
+        if name == "errors":  # not set yet
+            raise AttributeError(name)
+        return getattr(self.errors[-1], name)
+
+
+def _failed(errors: list[grpc.RpcError]) -> grpc.RpcError:
+    """What a call retried on UNAVAILABLE raises at the end: its last error, or where
+    the attempts failed for other reasons, a RetriedError that names the first too."""
+    told = [str(e.details() or "") for e in errors]  # type: ignore[attr-defined]
+    return errors[-1] if len(set(told)) == 1 else RetriedError(errors)
+
+
 class Client(_Base):
     """A synchronous client.  Use it in a `with` block, or call `close()`.
 
@@ -281,7 +314,7 @@ class Client(_Base):
         self.close()
 
     def _unary(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
-        last: grpc.RpcError | None = None
+        failures: list[grpc.RpcError] = []
         for left, wait in self._delays(self._timeout(timeout)):
             try:
                 return method(request, timeout=left, metadata=self.metadata)
@@ -290,11 +323,11 @@ class Client(_Base):
                 if error is not None:
                     raise error from None
                 if not self._retryable(exc):
-                    raise
-                last = exc
+                    raise _failed([*failures, exc]) from None
+                failures.append(exc)
                 time.sleep(wait())
-        assert last is not None
-        raise last
+        assert failures
+        raise _failed(failures)
 
     def analyse(
         self,
@@ -385,7 +418,7 @@ class Client(_Base):
         yield from refused
         if not sent:
             return
-        last: grpc.RpcError | None = None
+        failures: list[grpc.RpcError] = []
         for left, wait in self._delays(self._timeout(timeout)):
             answered = False
             try:
@@ -398,11 +431,11 @@ class Client(_Base):
                 if error is not None:
                     raise error from None
                 if not self._retryable(exc, answered):
-                    raise
-                last = exc
+                    raise _failed([*failures, exc]) from None
+                failures.append(exc)
                 time.sleep(wait())
-        if last is not None:
-            raise last
+        if failures:
+            raise _failed(failures)
 
 
 class AsyncClient(_Base):
@@ -442,7 +475,7 @@ class AsyncClient(_Base):
         await self.close()
 
     async def _unary(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
-        last: grpc.RpcError | None = None
+        failures: list[grpc.RpcError] = []
         for left, wait in self._delays(self._timeout(timeout)):
             try:
                 return await method(request, timeout=left, metadata=self.metadata)
@@ -451,11 +484,11 @@ class AsyncClient(_Base):
                 if error is not None:
                     raise error from None
                 if not self._retryable(exc):
-                    raise
-                last = exc
+                    raise _failed([*failures, exc]) from None
+                failures.append(exc)
                 await asyncio.sleep(wait())
-        assert last is not None
-        raise last
+        assert failures
+        raise _failed(failures)
 
     async def analyse(
         self,
@@ -540,7 +573,7 @@ class AsyncClient(_Base):
             yield item
         if not sent:
             return
-        last: grpc.RpcError | None = None
+        failures: list[grpc.RpcError] = []
         for left, wait in self._delays(self._timeout(timeout)):
             answered = False
             call = self.stub.AnalyseBatch(request, timeout=left, metadata=self.metadata)
@@ -554,15 +587,15 @@ class AsyncClient(_Base):
                 if error is not None:
                     raise error from None
                 if not self._retryable(exc, answered):
-                    raise
-                last = exc
+                    raise _failed([*failures, exc]) from None
+                failures.append(exc)
                 await asyncio.sleep(wait())
             finally:
                 # a caller that stops reading (a break, aclose) ends the call: the server
                 # would otherwise go on solving the batch for nobody
                 call.cancel()
-        if last is not None:
-            raise last
+        if failures:
+            raise _failed(failures)
 
 
-__all__ = ["AsyncClient", "BatchItem", "Client", "library_error"]
+__all__ = ["AsyncClient", "BatchItem", "Client", "RetriedError", "library_error"]

@@ -36,7 +36,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service import convert
-from service.client import AsyncClient, Client
+from service.client import AsyncClient, Client, RetriedError
 from service.config import ServerConfig
 from service.gen_proto import stale
 from service.plis.v1 import plis_pb2 as pb
@@ -1153,24 +1153,32 @@ def test_calls_still_running_at_shutdown_end_unavailable_and_quietly(caplog: pyt
     elsewhere); gRPC does not have to cancel it, which it logs as an error."""
     background = BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=64)).start()
     errors: list[grpc.RpcError] = []
+    retried: list[grpc.RpcError] = []
 
-    def call() -> None:
-        with Client(background.address, timeout=60, retries=0) as c:
+    def call(retries: int, failed: list[grpc.RpcError]) -> None:
+        with Client(background.address, timeout=60, retries=retries, backoff=0.05) as c:
             try:
                 c.analyse(HARD_DEAL)
             except grpc.RpcError as exc:
-                errors.append(exc)
+                failed.append(exc)
 
-    caller = threading.Thread(target=call)
-    caller.start()
+    callers = [threading.Thread(target=call, args=(0, errors)), threading.Thread(target=call, args=(2, retried))]
+    for caller in callers:
+        caller.start()
     time.sleep(0.5)  # the search is running
     started = time.monotonic()
     background.stop(grace=1.0)  # the searches stop 0.25 s before its end: time to answer, even under load
     stopped_in = time.monotonic() - started
-    caller.join(10)
+    for caller in callers:
+        caller.join(10)
     assert len(errors) == 1 and errors[0].code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
     assert "shutting down" in errors[0].details()  # type: ignore[attr-defined]
     assert stopped_in < 2.0
+    # retried, the call found no server: it said only "failed to connect", not why the
+    # first attempt ended
+    assert len(retried) == 1 and isinstance(retried[0], RetriedError) and retried[0].code() == grpc.StatusCode.UNAVAILABLE
+    assert "(after 3 attempts; the first: the server is shutting down)" in retried[0].details()
+    assert retried[0].trailing_metadata() == retried[0].errors[-1].trailing_metadata()  # type: ignore[attr-defined]
     gc.collect()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
 
