@@ -209,6 +209,37 @@ def test_ctrl_c_stops_a_long_search_and_keeps_the_answers_written(tmp_path: Path
         assert "plis: interrupted" in err and "Traceback" not in err
 
 
+# `plis` as installed (pyproject's entry point), with a Ctrl-C while it loads the
+# analysis modules: a finder the import asks on the way sends it, deterministically
+INTERRUPTED_WHILE_LOADING = """
+import os, signal, sys
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "solver.analysis":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, CtrlC())
+from solver.__main__ import main
+sys.argv[0] = "plis"
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_command_loads_ends_quietly(tmp_path: Path) -> None:
+    """A Ctrl-C in the first few tenths of a second, while Python loads the engines and
+    the games, printed Python's traceback: `plis` (solver.__main__) takes it as later."""
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
+    default_sigint = functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
+    entry = dict(line.split(" = ", 1) for line in (ROOT / "pyproject.toml").read_text().splitlines() if " = " in line)
+    assert entry["plis"] == '"solver.__main__:main"'
+    child = subprocess.run([sys.executable, "-c", INTERRUPTED_WHILE_LOADING, "hint", str(source)], capture_output=True,
+                           text=True, cwd=ROOT, timeout=60, preexec_fn=default_sigint)  # fmt: skip
+    assert (child.returncode, child.stdout, child.stderr) == (130, "", "plis: interrupted\n")
+    done = subprocess.run([sys.executable, "-m", "solver", "hint", str(source)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)  # fmt: skip
+    assert done.returncode == 0 and json.loads(done.stdout)["best"] == ["S8"]  # python -m solver is plis too
+
+
 def test_analyse_pretty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE, BAD_CARD])
     status, out, _ = run(capsys, "analyse", "--pretty", str(source))
