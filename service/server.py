@@ -631,14 +631,14 @@ class SolverServicer(pb_grpc.SolverServicer):
             deadline = time.monotonic() + remaining - min(DEADLINE_MARGIN, remaining / 5)
         return Guard(deadline, self.config.tt_megabytes, self.config.besigue_tt_megabytes, self.engines)
 
-    async def _admit(self, context: grpc.aio.ServicerContext, request: Any = None) -> Guard:
-        """The call's guard, counted as pending (the caller's `finally` lets it go,
-        `_release`); RESOURCE_EXHAUSTED when the server already holds as many calls as
-        it takes, or as many bytes of requests (one call is always taken)."""
+    async def _admit(self, context: grpc.aio.ServicerContext, request: Any) -> Guard:
+        """The call's guard, counted as pending with its request's bytes (the caller's
+        `finally` lets it go); RESOURCE_EXHAUSTED when the server already holds as many
+        calls as it takes, or as many bytes of requests (one call is always taken)."""
         if self.pending >= self.config.max_pending:
             message = f"{self.config.max_pending} calls pending already, the most this server takes"
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
-        size = request.ByteSize() if request is not None else 0
+        size = request.ByteSize()
         if self.pending and self.pending_bytes + size > MOST_PENDING_BYTES:
             message = (
                 f"the calls pending hold {self.pending_bytes:,} bytes of requests already; this one's "
@@ -652,7 +652,7 @@ class SolverServicer(pb_grpc.SolverServicer):
         self.guards.add(guard)
         return guard
 
-    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T], request: Any = None) -> T:
+    async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T], request: Any) -> T:
         """Run `work(guard)` in the pool and turn its failures into the call's status."""
         guard = await self._admit(context, request)
         try:
