@@ -68,8 +68,8 @@ Each command but serve reads JSON Lines (FORMAT.md) from FILE or standard input 
 writes one JSON result a line, or with --pretty a report for a person; `plis COMMAND
 --help` gives its options. Exit status: 0 done, 1 a line failed (its error is its
 output line) or, for verify, a claim did not hold or was left undecided; 2 a usage
-error (a FILE that cannot be opened too); 3 the positions could not be read or the
-results not written; 130 interrupted.
+error (a FILE that cannot be opened, no standard input or output, too); 3 reading the
+positions or writing the results failed; 130 interrupted.
 
 examples:
   plis analyse --pretty examples/klaverjas.jsonl
@@ -604,7 +604,9 @@ def answer_line(number: int, line: str, handle: Handler, line_field: str = "posi
         return (*_error(number, line_field, "INVALID_JSON", f"not UTF-8 text (column {exc.start + 1})"), False)
     try:
         try:
-            data = load_json(line)
+            # without the line feed that ends the line: json would count it as a second
+            # line (a line cut short was "column 1") or, inside a string, a control character
+            data = load_json(line[:-1] if line.endswith("\n") else line)
         except RecursionError:  # Python's parser recurses once per level of nesting
             return (*_error(number, line_field, "INVALID_JSON", "not valid JSON here: nested too deeply"), False)
         except DuplicateKeyError as exc:
@@ -619,7 +621,9 @@ def answer_line(number: int, line: str, handle: Handler, line_field: str = "posi
         answer, text = handle(data)
         return answer, text, True
     except json.JSONDecodeError as exc:
-        return (*_error(number, line_field, "INVALID_JSON", f"not valid JSON: {exc.msg} (column {exc.colno})"), False)
+        where = f"at column {exc.colno}" if exc.msg.endswith(" at") else f"(column {exc.colno})"  # "starting at"
+        message = f"not valid JSON: {exc.msg.removesuffix(' at')} {where}"
+        return (*_error(number, line_field, "INVALID_JSON", message), False)
     except PlisError as exc:
         return (*_error(number, exc.field, exc.reason, exc.message, getattr(exc, "index", None)), False)
     except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
@@ -933,9 +937,23 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     if guides:
         what = ", ".join(f"as {g}" for g in sorted(g for g in guides if g)) or None
         lines.append(f"  ~: an estimate (not a bound{f', {what}' if what else ''}): best play over the next tricks,"
-                     " what follows guessed from the hands")  # fmt: skip
+                     f" {_trump_estimates_rest(table, deal)}")  # fmt: skip
     lines.append(f"  {_exactness(table.exact, table.limit)}, {table.nodes} nodes, {table.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
+
+
+def _trump_estimates_rest(table: TrumpTable, deal: AnyPosition | None) -> str:
+    """How the estimated entries count the points after the tricks they look at: as
+    `_estimate_text` says of a position (Putz's shared evenly, not guessed from the hands)."""
+    game = get_game(table.game)
+    kinds = set()
+    for e in table.entries:
+        if e.estimate is None:
+            continue
+        options = deal.rules.options if deal is not None else game.check_options({})
+        rules = game(options, e.trump, None if e.declaring_side is None else e.declaring_side)
+        kinds.add("shared evenly" if leaf_weights(rules) is None else "guessed from the hands")
+    return "what follows " + " or ".join(sorted(kinds, reverse=True))
 
 
 def _entry_text(entry: TrumpEntry) -> tuple[str, str]:

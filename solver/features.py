@@ -544,7 +544,9 @@ def _value_contract(
         return entry, result.nodes, result.time_ms, None
     lower, upper = position_bounds(pos, result)
     if lower == upper:  # a lead reached the most the deal allows: the value is known, its best leads are not
-        return TrumpEntry(trump, side, lower, (), None, False), result.nodes, result.time_ms, result.limit
+        # (a yes/no objective's value is true or false, not the 1 or 0 its bounds are counted in)
+        known: Value = bool(lower) if pos.objective in YES_NO_OBJECTIVES else lower
+        return TrumpEntry(trump, side, known, (), None, False), result.nodes, result.time_ms, result.limit
     nodes = result.nodes
     favourite = None
     if estimates and result.limit != "cancelled" and not (cancelled and cancelled()):

@@ -767,3 +767,21 @@ def test_an_option_value_that_looks_like_the_option_is_not_a_repeat(
     assert info.value.code == 2 and "argument --exact:" in err and "given twice" not in err
     status, out, _ = run(capsys, "hint", "--time-limit", "5", "--", str(source))
     assert status == 0 and json.loads(out[0])["best"] == ["S8"]
+
+
+def test_bad_json_is_placed_on_its_own_line_not_after_the_line_feed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The line feed that ends a line was parsed with it: a line cut short was blamed on
+    column 1 (of the "second line" json saw after it), and an unclosed string on an
+    invalid control character; the last line of a file, without its line feed, said
+    where and what."""
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"game": "jass", "trump": "H"\n{"game": "jass\n{"game": "jass", "trump": "H"')
+    status, lines, _ = run(capsys, "hint", str(source))
+    messages = [json.loads(line)["error"]["message"] for line in lines]
+    assert status == 1 and messages == [
+        "not valid JSON: Expecting ',' delimiter (column 30)",
+        "not valid JSON: Unterminated string starting at column 10",
+        "not valid JSON: Expecting ',' delimiter (column 30)",
+    ]

@@ -316,3 +316,44 @@ def test_an_unknown_option_is_told_by_its_command_with_the_option_meant(capsys: 
     err = capsys.readouterr().err
     assert info.value.code == 2 and err.startswith("usage: plis analyse ")  # was the whole command line's usage
     assert err.endswith("plis analyse: error: unrecognized arguments: --pretyy (did you mean --pretty?)\n")
+
+
+def test_a_yes_no_trump_entry_whose_bounds_meet_is_true_or_false(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stopped by a limit with its bounds met, a pomme entry's value was the bound's 1
+    (JSON `"value": 1`, --pretty `1`) where the other entries say true or false."""
+    deal = {
+        "game": "putz",
+        "options": {"players": 3},
+        "deal": ["CJ CT C9 C8 SA S9 HT DQ DJ", "C6 SQ S7 S6 HK HQ H7 D7 D6", "C7 ST HA H9 DA DK DT D9 D8"],
+        "objective": "pomme",
+    }
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps(deal) + "\n")
+    assert main(["trumps", "--node-limit", "8000", str(source)]) == 0
+    table = json.loads(capsys.readouterr().out)["table"]
+    met = [e for e in table if not e["exact"] and "lower" not in e]
+    assert met, "no entry whose bounds met: the node limit no longer reaches one"
+    assert all(isinstance(e["value"], bool) for e in table if e["value"] is not None)
+    assert main(["trumps", "--pretty", "--node-limit", "8000", str(source)]) == 0
+    rows = {line.split()[0]: line.split()[1] for line in capsys.readouterr().out.splitlines()[3:7]}
+    assert set(rows.values()) <= {"true", "false", "?"} | {v for v in rows.values() if v.startswith("~")}
+
+
+def test_the_trump_tables_estimates_say_how_they_count_what_follows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Putz's estimates share the points after them evenly (analyse and the README say
+    so); the trump table's legend said they were guessed from the hands, for every game."""
+    putz = {
+        "game": "putz",
+        "options": {"players": 3},
+        "deal": ["C9 C8 C6 SJ S7 HK H7 DT D8", "CA CK CT C7 HJ H8 DQ D9 D6", "CQ SA ST S8 S6 HT H6 DK DJ"],
+    }
+    status, out = pretty(tmp_path, capsys, "trumps", putz, options=("--node-limit", "1"))
+    legend = [line for line in out if line.startswith("  ~:")]
+    assert status == 0 and legend and legend[0].endswith("what follows shared evenly")
+    status, out = pretty(tmp_path, capsys, "trumps", {"game": "belote", "deal": EXAMPLE_DEAL}, options=("--node-limit", "1"))
+    legend = [line for line in out if line.startswith("  ~:")]
+    assert status == 0 and legend and legend[0].endswith("what follows guessed from the hands")
