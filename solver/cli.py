@@ -866,6 +866,7 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     # a Bésigue trick winner declares (meld:..., seven, exchange7) or passes: no card is played
     verb = "declare" if found.best and all(is_declaration(move) for move in found.best) else "play"
     lines.append(f"  {verb} {' or '.join(found.best) or '?'}: value {value}{status}")
+    lines.append(f"  {_exactness(found.exact, found.limit)}, {found.nodes} nodes, {found.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
 
@@ -993,6 +994,7 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
         if solved:
             move, value = max(solved, key=lambda solved_move: preference(position, solved_move[1]))
             lines.append(f"  best found before the limit: {move} {_shown(value)}")
+    lines.append(f"  {_exactness(verdict.exact, verdict.limit)}, {verdict.nodes} nodes, {verdict.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -183,7 +184,20 @@ def test_a_pretty_batch_sets_off_a_lines_error_as_it_does_a_report(tmp_path: Pat
     status = main(["hint", "--pretty", str(source)])
     out = capsys.readouterr().out.split("\n\n")  # a blank line after each answer
     assert status == 1 and len(out) == 4 and out[-1] == ""
-    assert out[1].startswith("line 2: error in position: not valid JSON") and out[0] == out[2]
+    assert out[1].startswith("line 2: error in position: not valid JSON")
+    assert out[0].rsplit("\n", 1)[0] == out[2].rsplit("\n", 1)[0]  # the same report, but its nodes and time
+    assert re.search(r"\n  exact, \d+ nodes, [\d.]+ ms$", out[0])
+
+
+def test_a_pretty_hint_and_verdict_say_which_limit_stopped_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # as the other reports' last lines do (they said "a limit", not which, nor the nodes)
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps(EXAMPLE) + "\n")
+    assert main(["hint", "--pretty", "--node-limit", "1", str(source)]) == 0
+    assert re.search(r"\n  not exact: stopped by the node limit, \d+ nodes, [\d.]+ ms\n", capsys.readouterr().out)
+    source.write_text(json.dumps({"position": EXAMPLE, "claim": {"best": ["S8"]}}) + "\n")
+    assert main(["verify", "--pretty", "--time-limit", "1e-9", str(source)]) == 1
+    assert re.search(r"\n  not exact: stopped by the time limit, \d+ nodes, [\d.]+ ms\n", capsys.readouterr().out)
 
 
 def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
