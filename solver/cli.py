@@ -864,8 +864,10 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
         status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
     value = _value_or_bounds(found.value, found.lower, found.upper)  # named without a value: what its search proved
     # a Bésigue trick winner declares (meld:..., seven, exchange7) or passes: no card is played
-    verb = "declare" if found.best and all(is_declaration(move) for move in found.best) else "play"
-    lines.append(f"  {verb} {' or '.join(found.best) or '?'}: value {value}{status}")
+    verb = "declare " if found.best and all(is_declaration(move) for move in found.best) else "play "
+    if found.best == ("pass",):  # no "declare pass"
+        verb = ""
+    lines.append(f"  {verb}{' or '.join(found.best) or '?'}: value {value}{status}")
     lines.append(f"  {_exactness(found.exact, found.limit)}, {found.nodes} nodes, {found.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 

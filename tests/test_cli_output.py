@@ -144,6 +144,8 @@ def test_a_besigue_hint_to_declare_says_declare() -> None:
     playing = declaring.play(found.best[0])  # then both draw, and the winner leads a card
     text = pretty_hint(playing, hint(playing))
     assert any(line.startswith("  play ") for line in text.splitlines())
+    passing = Hint(("pass",), -80, True, 10, 1.0)  # a winner with nothing to declare: not "declare pass"
+    assert "  pass: value -80" in pretty_hint(declaring, passing).splitlines()
 
 
 def test_a_limited_analysis_says_what_its_estimates_are() -> None:
