@@ -542,11 +542,10 @@ def _value_contract(
     if result.exact:
         entry = TrumpEntry(trump, side, result.value, result.best, result.points, True)
         return entry, result.nodes, result.time_ms, None
-    lower, upper = position_bounds(pos, result)
-    if lower == upper:  # a lead reached the most the deal allows: the value is known, its best leads are not
-        # (a yes/no objective's value is true or false, not the 1 or 0 its bounds are counted in)
-        known: Value = bool(lower) if pos.objective in YES_NO_OBJECTIVES else lower
+    known = _met_bounds(pos, result)
+    if known is not None:  # a lead reached the most the deal allows: the value is known, its best leads are not
         return TrumpEntry(trump, side, known, (), None, False), result.nodes, result.time_ms, result.limit
+    lower, upper = position_bounds(pos, result)
     nodes = result.nodes
     favourite = None
     if estimates and result.limit != "cancelled" and not (cancelled and cancelled()):
@@ -679,7 +678,9 @@ class Verdict:
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
     not decide are None, `value` is None and `best` empty (but a forced move, the
-    only legal one, is the best and unique whatever the limit), `wrong` lists the
+    only legal one, is the best and unique whatever the limit, and where the bounds
+    met, a move having reached the most the position allows, `value` is known and
+    decides a claimed one), `wrong` lists the
     claimed moves already shown worse than another move (solved worse, or bounded
     below it), and `value_holds` is False for a claimed value worse than the best
     move found or outside the position's bounds (the best of its moves').
@@ -759,6 +760,7 @@ def verify_puzzle(
     best = result.best if exact else tuple(m.move for m in result.moves) if forced else ()
     unique = len(best) == 1 if exact or forced else None
     best_holds = value_holds = None
+    value = result.value if exact else _met_bounds(pos, result)
     if exact or forced:
         wrong = tuple(m for m in claimed_cards if m not in best)
     else:
@@ -771,8 +773,8 @@ def verify_puzzle(
         best_holds = not wrong
     elif wrong:
         best_holds = False
-    if claim.value is not None and exact:
-        value_holds = result.value == claim.value and isinstance(result.value, bool) == isinstance(claim.value, bool)
+    if claim.value is not None and value is not None:  # exact, or bounds that met
+        value_holds = value == claim.value and isinstance(value, bool) == isinstance(claim.value, bool)
     elif claim.value is not None:
         # stopped by a limit: the position is worth at least the best move found, and
         # lies within its bounds (the best of its moves'): a claimed value outside is
@@ -795,7 +797,7 @@ def verify_puzzle(
         value_holds=value_holds,
         unique=unique,
         objective=pos.objective,
-        value=result.value if exact else None,
+        value=value,
         best=best,
         missing=tuple(m for m in best if m not in claimed_cards) if claimed_cards else (),
         wrong=wrong,
@@ -806,6 +808,17 @@ def verify_puzzle(
         time_ms=result.time_ms,
         result=result,
     )
+
+
+def _met_bounds(pos: AnyPosition, result: Result) -> Value | None:
+    """A limited search's position value where its bounds meet (a move reached the most
+    the position allows): true or false for a yes/no objective; else None."""
+    if any(m.value is None and (m.lower is None or m.upper is None) for m in result.moves):
+        return None  # a move left with no bounds (a cancelled Bésigue search)
+    lower, upper = position_bounds(pos, result)
+    if lower != upper:
+        return None
+    return bool(lower) if pos.objective in YES_NO_OBJECTIVES else lower
 
 
 def _at_best(pos: AnyPosition, move: MoveValue) -> int:

@@ -587,6 +587,26 @@ def test_a_claim_of_two_best_moves_and_uniqueness_is_refused() -> None:
     assert verify_puzzle(EXAMPLE, {"best": ["S8", "ST"], "unique": False}).holds is False
 
 
+def test_a_limited_verdict_whose_bounds_meet_decides_the_value() -> None:
+    """examples/to-bid.jsonl's Jass deal in undeufe is worth 257 to side 0 (every trick
+    and the match), the most the deal allows: a search stopped after a lead reached it
+    knows the value, though not every best lead, and a claimed value holds or fails
+    (it was undecided)."""
+    deal = {**lines_of("to-bid.jsonl")[3], "trump": "undeufe"}
+    assert analyse(deal).value == 257
+    decided = 0
+    for node_limit in range(16_000, 36_000, 2_048):
+        verdict = verify_puzzle(deal, {"value": 257}, node_limit=node_limit, engine=Engine(64))  # fresh tables
+        if verdict.exact or verdict.value is None:
+            assert verdict.holds is (True if verdict.exact else None)
+            continue
+        decided += 1
+        assert (verdict.value, verdict.value_holds, verdict.holds, verdict.best) == (257, True, True, ())
+        wrong = verify_puzzle(deal, {"value": 256}, node_limit=node_limit, engine=Engine(64))
+        assert (wrong.value, wrong.value_holds, wrong.holds) == (257, False, False)
+    assert decided > 0
+
+
 def test_a_limited_verdict_names_a_claimed_move_already_shown_worse() -> None:
     position = {"game": "belote", "trump": "S", "objective": "raw", "hands": [
         "CA CQ SQ ST HQ HT DQ D9", "CJ C8 S9 S7 HK DA DJ DT", "CK CT C9 S8 H9 H8 H7 D7", "C7 SA SK SJ HA HJ DK D8"]}
