@@ -404,18 +404,22 @@ def test_the_estimates_after_the_first_stop_at_their_deadline(monkeypatch: pytes
     """A hint limited to 40 ms keeps 20 ms for its estimates first (to 10 ms, 5).  Only the
     first, a trick ahead, may run past that (so that a move is named); a deeper one given
     10 ms when 7 were left made hints limited to 5 ms take 10 (complete Jass deals)."""
-    clock = LastReading()
-    recorded = Recorded(clock)
-    monkeypatch.setattr(analysis_module, "time", clock)
-    monkeypatch.setattr(compile_module, "estimate_search", recorded)
     pos = full_deal("belote", 4, trump="H")  # a trick ahead: a fraction of a millisecond
-    engine = Engine(8)
-    hint(pos, time_limit=limit, engine=engine)
-    started = clock.readings[0]  # the hint's own start, its first reading of the clock
-    deeper = [(at, given) for horizon, at, given in recorded.calls if horizon > 1]
-    assert deeper  # the second horizon is always tried: the first left time for it
-    for at, given in deeper:
-        assert given is not None and at + given <= started + analysis_module.FAVOURITE_SHARE * limit + 1e-4
+    tried_deeper = 0
+    for _ in range(5):  # a busy machine can hold the first estimate past the share (10 ms: 5)
+        clock = LastReading()
+        recorded = Recorded(clock)
+        monkeypatch.setattr(analysis_module, "time", clock)
+        monkeypatch.setattr(compile_module, "estimate_search", recorded)
+        hint(pos, time_limit=limit, engine=Engine(8))
+        started = clock.readings[0]  # the hint's own start, its first reading of the clock
+        deeper = [(at, given) for horizon, at, given in recorded.calls if horizon > 1]
+        for at, given in deeper:
+            assert given is not None and at + given <= started + analysis_module.FAVOURITE_SHARE * limit + 1e-4
+        tried_deeper += bool(deeper)
+        if tried_deeper:
+            break
+    assert tried_deeper  # the second horizon is tried where the first left time for it
 
 
 def test_a_cancel_while_the_estimates_run_stops_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
