@@ -653,6 +653,24 @@ def estimate_engine() -> Any:
     return engine
 
 
+def release_engines() -> int:
+    """Drop the engines the calling thread keeps (the card games' of each table size,
+    the estimates' and Bésigue's) and its cached rule specs, and return the megabytes of
+    tables let go: their memory goes back to the system once no caller holds them.  A
+    thread that outlives its analyses (a long-lived pool's, a server's) calls it to
+    keep no tables between them; its next call makes them afresh."""
+    from . import besigue_solve, compile
+
+    engines = list((getattr(_local, "engines", None) or {}).values())
+    engines += [getattr(_local, "estimate_engine", None), getattr(besigue_solve._local, "engine", None)]
+    for local, names in ((_local, ("engines", "estimate_engine")), (besigue_solve._local, ("engine", "tt_megabytes")),
+                         (compile._local, ("rules_specs",))):
+        for name in names:
+            if hasattr(local, name):
+                delattr(local, name)
+    return sum(engine.tt_megabytes for engine in engines if engine is not None)
+
+
 def _estimates(
     pos: Position, deadline: float | None, most_tricks: int | None = None
 ) -> tuple[dict[Any, Value | None] | None, int, int]:
