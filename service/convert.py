@@ -13,6 +13,7 @@ from typing import Any
 from google.protobuf import duration_pb2
 
 from solver.analysis import MOST_NODES, Hint, MoveValue, Result, Value, check_exact_moves, check_limits, require_a_move
+from solver.batch import check_positions
 from solver.besigue import BesiguePosition
 from solver.errors import (
     CardError,
@@ -524,13 +525,7 @@ def checked_batch(
     """The messages of the batch's positions the library accepts, the index in the batch
     of each, and (index, error) for the others: those are answered without being sent,
     as the service would answer them (the batch goes on)."""
-    if isinstance(positions, (str, bytes, bytearray, Mapping, Position, BesiguePosition)) or not isinstance(
-        positions, Iterable
-    ):
-        # as solver.analyse_many refuses them: a single position would be taken apart
-        # (a dict's keys, a text's characters), each piece answered with an error
-        kind = type(positions).__name__
-        raise OptionError("positions", f"must be an iterable of positions (one position: analyse), got {kind}")
+    check_positions(positions)  # as solver.analyse_many refuses one position
     messages: list[pb.Position] = []
     sent: list[int] = []
     refused: list[tuple[int, PlisError]] = []

@@ -146,6 +146,15 @@ def check_jobs(jobs: int | None, table: int = LARGE_DEAL_TT_MEGABYTES) -> int:
     return threads
 
 
+def check_positions(positions: Any) -> None:
+    """An OptionError naming `positions` unless it is an iterable of positions: one
+    position (a dict, its JSON text, a Position) would be taken apart, each key or
+    character answered as a position."""
+    if isinstance(positions, (str, bytes, bytearray, Mapping)) or not isinstance(positions, Iterable):
+        kind = type(positions).__name__
+        raise OptionError("positions", f"must be an iterable of positions (one position: analyse), got {kind}")
+
+
 @overload
 def analyse_many(
     positions: Iterable[PositionLike],
@@ -190,9 +199,7 @@ def analyse_many(
     (`errors="return"`), the others still analysed.  The limits apply to each
     position; each thread has its own tables of `tt_megabytes`."""
     check_limits(time_limit, node_limit)  # what holds for every position, checked at once
-    if isinstance(positions, (str, bytes, bytearray, Mapping)) or not isinstance(positions, Iterable):
-        kind = type(positions).__name__
-        raise OptionError("positions", f"must be an iterable of positions (one position: analyse), got {kind}")
+    check_positions(positions)
     if tt_megabytes is not None:
         table_size(tt_megabytes, LARGE_DEAL_TT_MEGABYTES)
     threads = check_jobs(jobs, thread_megabytes(tt_megabytes))
