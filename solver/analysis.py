@@ -659,16 +659,12 @@ def release_engines() -> int:
     tables let go: their memory goes back to the system once no caller holds them.  A
     thread that outlives its analyses (a long-lived pool's, a server's) calls it to
     keep no tables between them; its next call makes them afresh."""
-    from . import besigue_solve, compile
+    from .besigue_solve import release_engine
+    from .compile import forget_rules_specs
 
-    engines = list((getattr(_local, "engines", None) or {}).values())
-    engines += [getattr(_local, "estimate_engine", None), getattr(besigue_solve._local, "engine", None)]
-    for local, names in ((_local, ("engines", "estimate_engine")), (besigue_solve._local, ("engine", "tt_megabytes")),
-                         (compile._local, ("rules_specs",))):
-        for name in names:
-            if hasattr(local, name):
-                delattr(local, name)
-    return sum(engine.tt_megabytes for engine in engines if engine is not None)
+    engines = [*(_local.__dict__.pop("engines", None) or {}).values(), _local.__dict__.pop("estimate_engine", None)]
+    forget_rules_specs()
+    return release_engine() + sum(engine.tt_megabytes for engine in engines if engine is not None)
 
 
 def _estimates(

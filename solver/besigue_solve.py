@@ -33,6 +33,14 @@ def besigue_engine(tt_megabytes: int) -> Any:
     return engine
 
 
+def release_engine() -> int:
+    """Drop this thread's Bésigue engine (analysis.release_engines); the megabytes of
+    its table, 0 if it had none."""
+    engine = _local.__dict__.pop("engine", None)
+    _local.__dict__.pop("tt_megabytes", None)
+    return int(engine.tt_megabytes) if engine is not None else 0
+
+
 def future_reach(pos: BesiguePosition) -> int:
     """A bound on the points both seats together can still score (so on |future difference|):
     brisques left, the last trick, trump 7s not yet scored, and the best melds still

@@ -116,6 +116,11 @@ _local = threading.local()
 RULES_SPECS_KEPT = 256
 
 
+def forget_rules_specs() -> None:
+    """Drop this thread's kept rule specs (analysis.release_engines)."""
+    _local.__dict__.pop("rules_specs", None)
+
+
 def build_spec(pos: Position, engine_options: Mapping[str, int] | None = None) -> dict[str, Any]:
     """The engine's description of `pos` (tables, state, objective).
 
