@@ -240,6 +240,7 @@ def test_trump_table_value_of_no_entry_names_the_argument() -> None:
 
 
 def test_every_public_name_is_listed_and_found() -> None:
+    assert sorted(solver.__all__) == sorted(solver._EXPORTS)  # the two lists of solver/__init__.py agree
     for name in solver.__all__:
         assert name in dir(solver) and getattr(solver, name) is not None
 
