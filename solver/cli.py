@@ -242,7 +242,11 @@ def _command(commands: Any, name: str, summary: str) -> argparse.ArgumentParser:
 
 
 def _unknown_arguments(command: argparse.ArgumentParser, unknown: list[str]) -> NoReturn:
-    """A usage error for arguments no option takes, with the option a typo likely meant."""
+    """A usage error for arguments no option takes, with the option a typo likely meant.
+    Where some are options, only those are named: the others are what the unknown
+    option's value pushed out of place (`--time 1 FILE`: 1 taken for the FILE)."""
+    options = [token for token in unknown if token.startswith("-") and token != "-"]
+    unknown = options or unknown
     message = f"unrecognized arguments: {' '.join(unknown)}"
     options = [name for action in command._actions for name in action.option_strings if action.help != argparse.SUPPRESS]
     meant = difflib.get_close_matches(unknown[0].partition("=")[0], options, n=1)
@@ -673,9 +677,10 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     width = max([8] + [len(m.move) + 2 for m in result.moves])
     value_width = max([8] + [len(text) + 2 for text in shown])  # bounds are wider than values
     lines.append(f"  {'move':<{width}}{'value':>{value_width}}")
-    best = "  best" if result.exact else "  best so far"
+    forced = len(result.moves) == 1
+    best = "  best" if result.exact or forced else "  best so far"
     for move, text in zip(result.moves, shown):
-        flag = best if move.move in result.best else ""
+        flag = (best + (", the only legal move" if forced else "")) if move.move in result.best else ""
         lines.append(f"  {move.move:<{width}}{text:>{value_width}}{flag}".rstrip())
     if any(value.startswith(("<", ">")) for value, _ in cells):
         lines.append("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly")
@@ -683,7 +688,7 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
         lines.append("  [a, b]: a move the limit left unsolved: its value lies between a and b")
     if result.estimate_tricks is not None:
         lines.append(f"  ~: {_estimate_text(position, result.estimate_tricks, result.estimate_objective)}")
-    if not result.exact and result.best:
+    if not result.exact and result.best and not forced:
         lines.append(f"  best so far: {_solved_best(position, result.objective, result.value)}")
     if result.points is not None:
         lines.append(f"  final points on a best line: {list(result.points)}")

@@ -373,3 +373,19 @@ def test_the_trump_tables_estimates_say_how_they_count_what_follows(
     status, out = pretty(tmp_path, capsys, "trumps", {"game": "belote", "deal": EXAMPLE_DEAL}, options=("--node-limit", "1"))
     legend = [line for line in out if line.startswith("  ~:")]
     assert status == 0 and legend and legend[0].endswith("what follows guessed from the hands")
+
+
+def test_a_forced_move_under_a_limit_reads_best(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seat 1 holds one spade, the suit led: its only legal card is the best whatever
+    the node limit left of its value (it read as no best, then as `best so far`)."""
+    source = tmp_path / "forced.json"
+    source.write_text(json.dumps({
+        "game": "klaverjas", "trump": "H", "declarer": 0, "leader": 0, "trick": ["SA"], "scored": [40, 20],
+        "tricks": [3, 1], "hands": ["HJ H9 SQ", "ST CK D8 C7", "H7 SK CQ DA", "HT S9 C8 DK"],
+    }))
+    assert main(["analyse", "--node-limit", "1", str(source)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["best"] == ["ST"] and result["value"] is None and result["limit"] == "nodes"
+    assert main(["analyse", "--pretty", "--node-limit", "1", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\n  ST +\[-?\d+, -?\d+\]  best, the only legal move\n", out) and "best so far" not in out

@@ -4,12 +4,15 @@ moves not yet searched keep the bounds the rules allow (`static_bounds`)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from solver import Engine, Position, analyse
+from solver import BesigueEngine, BesiguePosition, Engine, Position, analyse
 from solver.analysis import position_bounds
 from solver.compile import most_roem_to_come, static_bounds, sure_points
 
+from .besigue_random import play_out, random_deal
 from .randompos import CONFIGS, random_positions
 from .test_engine import full_deal
 
@@ -258,3 +261,36 @@ def test_no_line_of_play_brings_more_roem_than_the_bound() -> None:
         checked += 1
         with_roem += most > 0
     assert checked >= 100 and with_roem >= 20
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS) + ["besigue"])
+def test_a_forced_move_is_the_best_whatever_the_limit(game: str) -> None:
+    """The only legal move is the best one, limit or not: a limited analysis names it
+    in `best` (it had none: a limit had left its value unknown), with bounds that hold
+    the exact value."""
+    if game == "besigue":
+        rng = random.Random("forced-besigue")
+        found = (play_out(rng, random_deal(rng)) for _ in range(6))
+        positions = [p for deal in found for p in deal if p.talon == () and len(p.legal_moves()) == 1][:3]
+    else:
+        positions = [p for p in random_positions(game, 4, seed="forced", max_tricks=6) if len(p.legal_moves()) == 1][:3]
+    assert positions
+    stopped = 0
+    for position in positions:
+        exact = analyse(position, engine=fresh_engine(position))
+        (move,) = exact.moves
+        assert exact.best == (move.move,)
+        for limits in ({"node_limit": 1}, {"time_limit": 1e-6}, {"node_limit": 1, "estimates": False}):
+            limited = analyse(position, engine=fresh_engine(position), **limits)
+            assert limited.best == exact.best and [m.move for m in limited.moves] == [move.move]
+            if limited.value is None:
+                assert limited.moves[0].lower <= exact.value <= limited.moves[0].upper
+                stopped += 1
+            else:
+                assert limited.value == exact.value
+    assert stopped >= 1
+
+
+def fresh_engine(position):
+    """A new engine of the position's kind, its table empty: a limit finds work left."""
+    return BesigueEngine(2) if isinstance(position, BesiguePosition) else Engine(2)
