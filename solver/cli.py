@@ -46,6 +46,7 @@ from .features import (
     verify_puzzle,
 )
 from .games import GAMES, get_game
+from .games.base import YES_NO_OBJECTIVES
 from .leaf import leaf_weights
 from .position import AnyPosition, load_position
 
@@ -776,17 +777,24 @@ def _bounds_text(move: MoveValue, result: Result) -> tuple[str, str]:
             return f"<= {upper}", ""
         if lower is not None and lower > value:
             return f">= {lower}", ""
-    return _unsolved_cell(move.estimate, lower, upper)
+    return _unsolved_cell(move.estimate, lower, upper, result.objective)
 
 
-def _unsolved_cell(estimate: int | None, lower: int | None, upper: int | None) -> tuple[str, str]:
+def _unsolved_cell(estimate: int | None, lower: int | None, upper: int | None, objective: str) -> tuple[str, str]:
     """(any estimate, the bounds) of a value a limit left unknown."""
-    return ("" if estimate is None else f"~{estimate}"), f"[{lower}, {upper}]"
+    return ("" if estimate is None else f"~{estimate}"), _bounds(lower, upper, objective)
 
 
-def _value_or_bounds(value: Any, lower: int | None, upper: int | None) -> str:
+def _value_or_bounds(value: Any, lower: int | None, upper: int | None, objective: str) -> str:
     """A value, or where a limit left it unknown but bounded, its bounds `[a, b]`."""
-    return f"[{lower}, {upper}]" if value is None and lower is not None else _shown(value)
+    return _bounds(lower, upper, objective) if value is None and lower is not None else _shown(value)
+
+
+def _bounds(lower: int | None, upper: int | None, objective: str) -> str:
+    """`[a, b]`; a yes/no's as its values are shown, `[false, true]` (the JSON's 0 and 1)."""
+    if objective in YES_NO_OBJECTIVES and lower is not None and upper is not None:
+        return f"[{_shown(bool(lower))}, {_shown(bool(upper))}]"
+    return f"[{lower}, {upper}]"
 
 
 def _aligned(cells: Sequence[tuple[str, str]]) -> list[str]:
@@ -867,7 +875,8 @@ def pretty_hint(position: AnyPosition, found: Hint) -> str:
     elif not found.exact and found.best:
         # the best move solved, or one shown better (its value then a bound on it)
         status = f"  (not exact: {_solved_best(position, position.objective, found.value)})"
-    value = _value_or_bounds(found.value, found.lower, found.upper)  # named without a value: what its search proved
+    # named without a value: what its search proved
+    value = _value_or_bounds(found.value, found.lower, found.upper, position.objective)
     # a Bésigue trick winner declares (meld:..., seven, exchange7) or passes: no card is played
     verb = "declare " if found.best and all(is_declaration(move) for move in found.best) else "play "
     if found.best == ("pass",):  # no "declare pass"
@@ -923,7 +932,8 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     if deal is not None:  # what they count, as the other reports say
         values_for += f": {_counts(deal, table.objective)[1]}"
     lines = ["  ".join([*head, f"objective {table.objective}"]), f"  {values_for}"]
-    shown = dict(zip([(e.trump, e.declaring_side) for e in table.entries], _aligned([_entry_text(e) for e in table.entries])))
+    cells = [_entry_text(e, table.objective) for e in table.entries]
+    shown = dict(zip([(e.trump, e.declaring_side) for e in table.entries], _aligned(cells)))
     width = max(len(text) for text in shown.values()) + 2
     contract = any(e.declaring_side is not None for e in table.entries)
     if contract:
@@ -964,11 +974,11 @@ def _trump_estimates_rest(table: TrumpTable, deal: AnyPosition | None) -> str:
     return "what follows " + " or ".join(sorted(kinds, reverse=True))
 
 
-def _entry_text(entry: TrumpEntry) -> tuple[str, str]:
+def _entry_text(entry: TrumpEntry, objective: str) -> tuple[str, str]:
     """A trump table entry's value, or what a limit left of it: any estimate, and bounds."""
     if entry.value is not None or entry.lower is None:
         return _shown(entry.value), ""
-    return _unsolved_cell(entry.estimate, entry.lower, entry.upper)
+    return _unsolved_cell(entry.estimate, entry.lower, entry.upper, objective)
 
 
 def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdict) -> str:
@@ -989,7 +999,7 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
     if verdict.wrong:
         # a claimed move a limit left unsolved: the bounds that showed it worse
         wrong = [m for m in verdict.claimed if m.move in verdict.wrong]
-        shown = ", ".join(f"{m.move} {_value_or_bounds(m.value, m.lower, m.upper)}" for m in wrong)
+        shown = ", ".join(f"{m.move} {_value_or_bounds(m.value, m.lower, m.upper, verdict.objective)}" for m in wrong)
         lines.append(f"  not best: {shown}")
     if verdict.missing:
         # beside claimed moves that are best, or in place of claimed moves none of which is

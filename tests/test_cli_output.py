@@ -389,3 +389,21 @@ def test_a_forced_move_under_a_limit_reads_best(tmp_path: Path, capsys: pytest.C
     assert main(["analyse", "--pretty", "--node-limit", "1", str(source)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\n  ST +\[-?\d+, -?\d+\]  best, the only legal move\n", out) and "best so far" not in out
+
+
+def test_yes_no_bounds_read_false_and_true() -> None:
+    """A pomme move a limit left unsolved has the bounds 0 and 1 in the JSON; --pretty
+    shows them as the values it shows, `[false, true]` (it read `[0, 1]` beside `true`)."""
+    position = Position.from_dict({
+        "game": "putz", "options": {"players": 3}, "objective": "pomme", "trump": "C",
+        "hands": ["CA CT SA SK SQ S8 HK DQ D8", "CQ C9 ST S7 H9 H8 DT D9 D7", "CK SJ S9 HQ HJ H7 H6 DK DJ"],
+    })
+    moves = (MoveValue("CA", True), MoveValue("S8", None, 0, 1, 29))
+    result = Result(0, 0, "pomme", True, moves, ("CA",), None, False, 10, 1.0, limit="nodes", estimate_tricks=1,
+                    estimate_objective="points")
+    assert result.to_dict()["moves"][1] == {"move": "S8", "value": None, "lower": 0, "upper": 1, "estimate": 29}
+    lines = pretty_result(position, result).splitlines()
+    assert "  S8         ~29 [false, true]" in lines and "  CA        true                best so far" in lines
+    text = pretty_hint(position, Hint(("S8",), None, False, 10, 1.0, estimate=29, limit="time", lower=0, upper=1))
+    assert "  play S8: value [false, true]  (not exact:" in text
+    assert "[0, 1]" not in text
