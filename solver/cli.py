@@ -954,10 +954,21 @@ def pretty_trumps(table: TrumpTable, deal: AnyPosition | None = None) -> str:
     guides = {e.estimate_objective for e in table.entries if e.estimate is not None}
     if guides:
         what = ", ".join(f"as {g}" for g in sorted(g for g in guides if g)) or None
-        lines.append(f"  ~: an estimate (not a bound{f', {what}' if what else ''}): best play over the next tricks,"
-                     f" {_trump_estimates_rest(table, deal)}")  # fmt: skip
+        lines.append(f"  ~: an estimate (not a bound{f', {what}' if what else ''}): best play over"
+                     f" {_trump_estimate_tricks(table)}, {_trump_estimates_rest(table, deal)}")  # fmt: skip
     lines.append(f"  {_exactness(table.exact, table.limit)}, {table.nodes} nodes, {table.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
+
+
+def _trump_estimate_tricks(table: TrumpTable) -> str:
+    """How many tricks the estimated entries looked ahead: `3 tricks`, or where they
+    differ (each entry's deadline its own) `1 to 3 tricks`."""
+    counts = sorted({e.estimate_tricks for e in table.entries if e.estimate is not None and e.estimate_tricks})
+    if not counts:
+        return "the next tricks"
+    if len(counts) == 1:
+        return counted(counts[0], "trick")
+    return f"{counts[0]} to {counts[-1]} tricks"
 
 
 def _trump_estimates_rest(table: TrumpTable, deal: AnyPosition | None) -> str:

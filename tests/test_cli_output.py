@@ -235,7 +235,11 @@ def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureF
         "  H          ~-108 [-157, 7]",
     ]
     assert lines[6] == "  [a, b]: a limit left the value unknown: it lies between a and b"
-    assert lines[7].startswith("  ~: an estimate (not a bound): best play over the next tricks")
+    # how far they looked: the entries' own count (it said "the next tricks" whatever they were)
+    assert lines[7].startswith("  ~: an estimate (not a bound): best play over 2 tricks, ")
+    deeper = (limited[0], limited[1], replace(limited[2], estimate_tricks=3))
+    lines = pretty_trumps(TrumpTable("belote", "score", deeper, False, 10, 1.0)).splitlines()
+    assert lines[7].startswith("  ~: an estimate (not a bound): best play over 2 to 3 tricks, ")
     as_raw = (replace(limited[0], estimate_objective="raw"),)
     assert "(not a bound, as raw)" in pretty_trumps(TrumpTable("belote", "score", as_raw, False, 10, 1.0))
 
