@@ -26,7 +26,8 @@
   loads of small positions whose Python work, not their search, is the cost.
 - Standard health checking (grpc.health.v1) and server reflection; graceful
   shutdown on SIGINT/SIGTERM (NOT_SERVING, then `grace` seconds for the calls in
-  flight, then their searches are cancelled and they end with UNAVAILABLE).
+  flight, then their searches are cancelled and they end with UNAVAILABLE; a
+  second signal cuts the grace short).
 - Optional TLS and an optional token, checked on every call (`authorization:
   Bearer <token>` metadata; UNAUTHENTICATED without it).
 """
@@ -1058,16 +1059,17 @@ class PlisServer:
             await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
         return self
 
-    async def stop(self, grace: float | None = None) -> None:
-        """NOT_SERVING, then `grace` seconds for the calls in flight; then the searches of
-        those still running stop, and they end with UNAVAILABLE (before gRPC would
-        cancel them: it logs each such call as an error)."""
+    async def stop(self, grace: float | None = None, hurry: asyncio.Event | None = None) -> None:
+        """NOT_SERVING, then `grace` seconds for the calls in flight (cut short once
+        `hurry` is set: a second Ctrl-C); then the searches of those still running stop,
+        and they end with UNAVAILABLE (before gRPC would cancel them: it logs each such
+        call as an error)."""
         grace = self.config.grace if grace is None else grace
         await self.health.enter_graceful_shutdown()
         stopping = asyncio.ensure_future(self.server.stop(grace))  # no new calls from now
         loop = asyncio.get_running_loop()
         own_end = loop.time() + max(0.0, grace - SHUTDOWN_MARGIN)
-        while self.servicer.guards and loop.time() < own_end:
+        while self.servicer.guards and loop.time() < own_end and not (hurry is not None and hurry.is_set()):
             await asyncio.sleep(0.02)
         self.servicer.cancel_all(shutdown=True)
         await stopping
@@ -1134,7 +1136,10 @@ class BackgroundServer:
         self.stop()
 
 
-STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}  # each shuts a server down gracefully
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}  # each shuts a server down gracefully; a second, at once
+# what `serve_processes` sends its processes on a second signal (they ignore the group's
+# own signals once shutting down: the parent's SIGTERM follows a terminal's Ctrl-C)
+HURRY_SIGNAL = signal.SIGUSR1
 
 
 async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, parent: int | None = None) -> None:
@@ -1145,10 +1150,17 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
     processes of `serve_processes`).
     """
     stop = asyncio.Event()
+    hurry = asyncio.Event()  # a second signal: the calls in flight stop now, not after the grace
     received: list[signal.Signals] = []  # which signal stopped it, for the log
 
     def stopped_by(sig: signal.Signals) -> None:
         received.append(sig)
+        # (one of `serve_processes` is hurried by its parent only: the parent's SIGTERM
+        # follows a terminal's Ctrl-C to the whole group)
+        if stop.is_set() and parent is None and not hurry.is_set():
+            hurry.set()
+            if announce:
+                print(f"plis: {sig.name} again: stopping the calls in flight now", file=sys.stderr, flush=True)
         stop.set()
 
     loop = asyncio.get_running_loop()
@@ -1159,6 +1171,7 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
             pass
     if parent is not None:  # one of `serve_processes`, started with them blocked
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        loop.add_signal_handler(HURRY_SIGNAL, hurry.set)  # the parent's word of a second Ctrl-C
     running = await PlisServer.start(config)
     unix = config.address.startswith("unix:")  # a socket file has no port
     where = config.address if unix else f"{config.address.rsplit(':', 1)[0]}:{running.port}"
@@ -1179,7 +1192,7 @@ async def serve(config: ServerConfig, announce: bool = True, ready: Any = None, 
     if announce:
         cause = f"{received[0].name}: " if received else ""
         print(f"plis: {cause}shutting down (grace {config.grace:g} s)", file=sys.stderr, flush=True)
-    await running.stop()
+    await running.stop(hurry=hurry)
 
 
 async def _watch_parent(parent: int, stop: asyncio.Event) -> None:
@@ -1342,10 +1355,22 @@ def serve_processes(config: ServerConfig) -> int:
         for process in processes:
             if process.is_alive():
                 process.terminate()  # SIGTERM: each shuts down gracefully
+        handled = len(signals)
+        deadline = time.monotonic() + config.grace + 10
+        while any(p.is_alive() for p in processes) and time.monotonic() < deadline:
+            if len(signals) > handled:  # a second signal: the calls in flight stop now
+                handled = len(signals)
+                print(f"plis: {signal.Signals(signals[-1]).name} again: stopping the calls in flight now",
+                      file=sys.stderr, flush=True)  # fmt: skip
+                for process in processes:
+                    if process.is_alive() and process.pid is not None:
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(process.pid, HURRY_SIGNAL)
+            time.sleep(0.05)
         for process in processes:
-            process.join(config.grace + 10)
             if process.is_alive():
                 process.kill()
+            process.join()
     if not serving and not signals:
         return 2  # a process could not start (it said why)
     return 0 if all(p.exitcode == 0 for p in processes) else 1

@@ -1637,6 +1637,46 @@ def test_a_terminals_ctrl_c_stops_the_server_processes_cleanly(when: str) -> Non
             process.wait()
 
 
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_second_signal_cuts_the_grace_short(processes: int) -> None:
+    """The first SIGTERM gives the calls in flight their grace (60 s here); a second
+    stops their searches at once (it did nothing: a Ctrl-C again waited out the grace),
+    and the call ends UNAVAILABLE, as after the grace."""
+    process = _serve_process("--address", "localhost:0", "--workers", str(processes), "--processes", str(processes),
+                             "--grace", "60")  # fmt: skip
+    failed: list[grpc.RpcError] = []
+    try:
+        assert process.stderr is not None
+        port = re.search(r"localhost:(\d+)", process.stderr.readline())
+        assert port, "the server did not start"
+        deals = [{"game": "jass", "trump": "H", "hands": deal_of("jass", i, "H")} for i in range(40)]
+
+        def call() -> None:
+            with Client(f"localhost:{port.group(1)}", retries=0, timeout=120) as c:
+                try:
+                    list(c.analyse_batch(deals))  # (40 complete deals: about 20 s)
+                except grpc.RpcError as exc:
+                    failed.append(exc)
+
+        caller = threading.Thread(target=call)
+        caller.start()
+        time.sleep(1.5)  # the batch is searching
+        process.send_signal(signal.SIGTERM)
+        time.sleep(1.0)
+        assert process.poll() is None and caller.is_alive()  # the grace holds
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(20) == 0
+        caller.join(20)
+        assert time.monotonic() - started < 10
+        assert "plis: SIGTERM again: stopping the calls in flight now" in process.stderr.read()
+        assert len(failed) == 1 and failed[0].code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def test_the_processes_end_with_their_parent() -> None:
     process = _serve_process("--address", "localhost:0", "--workers", "2", "--processes", "2", "--grace", "0")
     assert process.stderr is not None
