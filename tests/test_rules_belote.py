@@ -170,3 +170,15 @@ def test_capot_through_the_engine():
     last trick makes 162, and a capot counts 252 (RULES.md)."""
     pos = position("belote", trump="H", hands=["HJ", "S7", "S8", "C7"], tricks=[7, 0], scored=[132, 0])
     assert values(pos) == engine_values(pos) == {"HJ": 252}
+
+
+def test_an_opponents_trump_that_cannot_be_beaten_frees_the_hand_in_the_search():
+    """Audit B.  SA led, seat 1 (an opponent of seat 2) trumped with HJ; seat 2, void
+    in spades, holds H7, which cannot beat HJ: "if you cannot beat it, any card".
+    C8: HJ takes SA HJ C8 S7, 11 + 20 = 31 for side 1; D7 led, seat 2 (an opponent
+    winning, no trump on the trick) must trump with H7: D7 H7 D8 CA, 11 + 10 for the
+    last trick = 21 for side 0: (40 + 21) - (50 + 31) = -20.
+    H7: HJ still takes 31; D7 C8 D8 CA goes to D8, 21 for side 1: 40 - (50 + 52) = -62."""
+    pos = position("belote", trump="H", hands=["CA", "D7", "H7 C8", "S7 D8"], trick=["SA", "HJ"], leader=0,
+                   tricks=[3, 3], scored=[40, 50])
+    assert values(pos) == engine_values(pos) == {"C8": -20, "H7": -62}

@@ -328,3 +328,24 @@ def test_no_undertrumping_with_two_trumps_on_the_trick_in_the_search():
     pos = position("jass", trump="H", hands=["D6", "D7", "D8", "HQ C9"], trick=["SA", "H6", "HK"], leader=0, tricks=[4, 3])
     assert [str(c) for c in pos.legal_moves()] == ["C9"]
     assert values(pos) == engine_values(pos) == {"C9": -7}
+
+
+@pytest.mark.parametrize(
+    ("tricks", "options", "expected"),
+    [
+        ([4, 3], {}, {"HA": 42, "H6": 12}),
+        ([7, 0], {}, {"HA": 142, "H6": 12}),
+        ([7, 0], {"match_bonus": 37}, {"HA": 79, "H6": 12}),
+        ([7, 0], {"match_bonus": 0}, {"HA": 42, "H6": 12}),
+    ],
+)
+def test_a_hand_of_trumps_may_undertrump_and_the_match_bonus_in_the_search(tricks, options, expected):
+    """Audit B.  SA led, seat 1 trumped with HK; seat 2, void in spades, holds only
+    trumps, HA (above HK) and H6 ("unless every card in your hand is a trump": the
+    undertrump is allowed).  HA: it takes SA HK HA S7, 11 + 4 + 11 = 26, then H6 takes
+    D7 CA D6, 11 + 5 for the last trick = 16: 42 against 0.  H6: HK takes 15 for side
+    1, then D6 led, HA takes D6 D7 CA, 11 + 11 + 5 = 27: 27 - 15 = 12.  With every
+    trick before taken by side 0, HA makes the match: 42 + match_bonus (100, 37, 0)."""
+    pos = position("jass", trump="H", options=options, hands=["CA", "D6", "HA H6", "S7 D7"], trick=["SA", "HK"],
+                   leader=0, tricks=tricks)
+    assert values(pos) == engine_values(pos) == expected

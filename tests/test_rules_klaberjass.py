@@ -285,3 +285,24 @@ def test_half_bate_through_the_engine(half_bate, expected):
     pos = position("klaberjass", trump="H", taker=0, options={"half_bate": half_bate}, hands=["SA", "S7"],
                    tricks=[4, 4], scored=[60, 81])
     assert values(pos) == engine_values(pos) == {"SA": expected}
+
+
+@pytest.mark.parametrize(
+    ("rules", "score", "raw"),
+    [("pagat", {"H7": -152}, {"H7": -10}), ("seed", {"D8": 32, "H7": -152}, {"D8": 32, "H7": -10})],
+)
+def test_four_players_a_partners_winning_card_and_the_trump_obligation(rules, score, raw):
+    """Audit B, 4 players, the taker seat 0.  Seat 0 led SA, seat 1 followed S7; seat 2
+    (its partner, winning) is void in spades and holds H7 D8.  pagat: "if you cannot
+    follow, trump if you can", partner winning or not: H7.  seed: any card.
+    H7: it takes SA S7 H7 S8, 11 (side 0: 71); seat 2 leads D8, seat 3's DA takes
+    D8 DA C7 C8, 11 + 10 for the last trick (side 1: 81).  Bate: side 1 scores 152;
+    raw 71 - 81 = -10.  D8: SA takes SA S7 D8 S8, 11; SA's seat leads C7, seat 2's H7
+    trumps C7 C8 H7 DA, 11 + 10: side 0 92 against 60, made: 32."""
+    fields = {"trump": "H", "taker": 0, "options": {"players": 4, "rules": rules},
+              "hands": ["C7", "C8", "H7 D8", "S8 DA"], "trick": ["SA", "S7"], "leader": 0, "tricks": [3, 3],
+              "scored": [60, 60]}
+    pos = position("klaberjass", **fields)
+    assert values(pos) == engine_values(pos) == score
+    raw_pos = position("klaberjass", objective="raw", **fields)
+    assert values(raw_pos) == engine_values(raw_pos) == raw

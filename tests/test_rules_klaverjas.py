@@ -315,6 +315,32 @@ def test_four_jacks_are_200_roem():
     assert values(raw) == engine_values(raw) == {"SJ": -196}
 
 
+@pytest.mark.parametrize(("roem_order", "score", "raw"), [("natural", 7, 7), ("rank", -167, -13)])
+def test_the_stuk_through_the_engine(roem_order, score, raw):
+    """The last trick (audit B): HK led, HQ, HJ, S8; HJ (seat 2) takes it for the
+    declarer's side: 4 + 3 + 20 + 10 for the last trick = 37.  Stuk (trump K and Q in
+    the trick) 20.  Natural order: J Q K is a run of three, 20 more: 20 + 37 + 40 = 97
+    against 90, made: 7.  Rank order (J 9 A T K Q): K Q, the J apart, no run: 77
+    against 90, nat, side 1 scores 167: -167; raw 77 - 90 = -13."""
+    fields = {"trump": "H", "declarer": 0, "options": {"roem_order": roem_order}, "hands": ["HK", "HQ", "HJ", "S8"],
+              "tricks": [4, 3], "scored": [20, 90]}
+    pos = position("klaverjas", **fields)
+    assert values(pos) == engine_values(pos) == {"HK": score}
+    raw_pos = position("klaverjas", objective="raw", **fields)
+    assert values(raw_pos) == engine_values(raw_pos) == {"HK": raw}
+
+
+def test_four_aces_are_100_roem_through_the_engine():
+    """The last trick (audit B): SA, HA, CA, DA; hearts trump, so HA (seat 1) takes it:
+    4 x 11 + 10 + 100 for the four Aces = 154.  80 against 154: nat, side 1 scores
+    234: -234; raw 80 - 154 = -74."""
+    fields = {"trump": "H", "declarer": 0, "hands": ["SA", "HA", "CA", "DA"], "tricks": [4, 3], "scored": [80, 0]}
+    pos = position("klaverjas", **fields)
+    assert values(pos) == engine_values(pos) == {"SA": -234}
+    raw_pos = position("klaverjas", objective="raw", **fields)
+    assert values(raw_pos) == engine_values(raw_pos) == {"SA": -74}
+
+
 def test_a_defender_hands_the_declarers_roem_when_they_go_nat_anyway():
     """Seat 1, a defender, answers the declarers' SK with SQ or SA (found by a black-box
     audit in the fiftieth session).  SQ: SK takes SK SQ SJ S7 (4 + 3 + 2 + 0 = 9) with
@@ -360,3 +386,35 @@ def test_pit_and_nat_on_tie():
 @pytest.mark.parametrize("rules", ["rotterdam", "amsterdam"])
 def test_void_without_trumps_plays_any_card(rules):
     assert legal(kj(rules=rules), "C8 D7", "SA") == canon("C8 D7")
+
+
+# --- an opponent has trumped and cannot be overtrumped, through the engine (audit B) ---------------------
+
+# Seat 1 led S7 and seat 2 (the declarer's side) trumped with H9; seat 3, void in spades,
+# holds HA (below H9: J 9 A ...) and C8.
+OPPONENT_TRUMPED = {"trump": "H", "declarer": 0, "hands": ["SK CA", "DT", "D8", "HA C8"], "trick": ["S7", "H9"],
+                    "leader": 1, "tricks": [3, 3], "scored": [50, 40]}
+
+
+@pytest.mark.parametrize(
+    ("rules", "score", "raw"),
+    [
+        ("rotterdam", {"HA": -8}, {"HA": -8}),
+        ("amsterdam", {"C8": 150}, {"C8": 14}),
+        ("seed", {"C8": 150, "HA": -8}, {"C8": 14, "HA": -8}),
+    ],
+)
+def test_an_opponents_trump_that_cannot_be_beaten(rules, score, raw):
+    """Rotterdam: "beating the highest trump on the trick if you can, else with a lower
+    trump": HA.  Amsterdam: an opponent winning, no higher trump: "any card except a
+    trump lower than the highest trump on the trick": C8.  Seed: no higher trump held,
+    any card.
+    HA: H9 takes S7 H9 HA SK, 14 + 11 + 4 = 29 (side 0: 79); then D8 C8 CA DT to DT,
+    11 + 10 + 10 last = 31 (side 1: 71).  Made, 71 - 79 = -8 for side 1.
+    C8: H9 takes S7 H9 C8 SK, 18 (side 0: 68); then D8 led, seat 3 (an opponent
+    winning, no trump on the trick) must trump with HA: D8 HA CA DT, 11 + 11 + 10 + 10
+    = 42 (side 1: 82).  68 against 82: nat, side 1 scores 150; raw 82 - 68 = 14."""
+    pos = position("klaverjas", options={"rules": rules}, **OPPONENT_TRUMPED)
+    assert values(pos) == engine_values(pos) == score
+    raw_pos = position("klaverjas", options={"rules": rules}, objective="raw", **OPPONENT_TRUMPED)
+    assert values(raw_pos) == engine_values(raw_pos) == raw
