@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
 
 
@@ -39,6 +40,19 @@ def seconds(text: str) -> float:
     if not value > 0 or math.isinf(value):
         raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, got {text}")
     return value
+
+
+def output_file(text: str) -> str:
+    """An argparse type: a file the results can be written to (its directory there and
+    writable, itself no directory), checked before the run rather than after it."""
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is a directory")
+    directory = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(directory):
+        raise argparse.ArgumentTypeError(f"no such directory: {directory}")
+    if not os.access(directory, os.W_OK) or (os.path.exists(text) and not os.access(text, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"cannot write {text}")
+    return text
 
 
 def megabytes(text: str) -> int:

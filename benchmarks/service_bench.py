@@ -31,7 +31,7 @@ from typing import Any
 
 from solver.position import Position
 
-from .arguments import at_least, positive, seconds
+from .arguments import at_least, output_file, positive, seconds
 from .deals import DEAL_SETS as ALL_SETS
 from .deals import deals
 from .run import percentile
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=at_least(0), default=0, help="server workers (default: one per core)")
     parser.add_argument("--processes", type=positive, default=1, help="server processes (plis serve --processes)")
     parser.add_argument("--address", help="use a running server instead of starting one")
-    parser.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    parser.add_argument("--json", type=output_file, metavar="FILE", help="also write the numbers as JSON")
     args = parser.parse_args(argv)
 
     fewest, most = args.tricks_left

@@ -65,6 +65,8 @@ def test_nearest_rank_percentiles_and_the_summary_by_hand() -> None:
     assert besigue_bench.nearest_rank(ten, 0.9) == 9.0 and besigue_bench.nearest_rank(ten, 0.91) == 10.0
 
 
+SHORT_RUN = ["--games", "belote", "--deals", "1", "--quiet", "--yardstick", "0", "--no-value-only"]
+SHORT_SERVICE = ["--positions", "1", "--clients", "1", "--seconds", "0.2"]
 BAD_ARGUMENTS = [
     (hint_quality.main, ["--limits", "0"], "--limits: must be a finite number of seconds above 0, got 0"),
     (run.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
@@ -94,6 +96,11 @@ BAD_ARGUMENTS = [
     (service_bench.main, ["--clients", "0"], "argument --clients: must be at least 1, got 0"),
     (service_bench.main, ["--seconds", "0"], "argument --seconds: must be a finite number of seconds above 0, got 0"),
     (service_bench.main, ["--tricks-left", "5", "3"], "--tricks-left: give FEWEST <= MOST <= 8"),
+    # a JSON file that cannot be written: refused at once, not with a traceback after the
+    # run (its numbers lost; the short runs here keep a build without the check quick)
+    (run.main, [*SHORT_RUN, "--json", "/nonexistent-dir/run.json"], "argument --json: no such directory: /nonexistent-dir"),
+    (run.main, [*SHORT_RUN, "--json", "."], "argument --json: . is a directory"),
+    (service_bench.main, [*SHORT_SERVICE, "--json", "/nonexistent-dir/s.json"], "argument --json: no such directory"),
 ]
 
 
@@ -188,3 +195,46 @@ def test_hint_quality_measures_the_estimates_of_limited_analyses() -> None:
     assert 0 <= row.median_error <= row.mean_error * 2 and row.mean_midpoint >= 0
     assert "estimate error" in row.line()
     assert hint_quality.measure_analyses("belote", 2, [10.0]) == []
+
+
+def test_vs_colver_alternates_prints_each_ratio_and_their_median_and_fails_on_a_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's comparison, with both solvers stood in for: plis first on even deals,
+    colver first on odd ones; the ratio plis/colver per deal and its median; a value
+    that differs is a failure (status 1), named by its card."""
+    import io
+    import statistics
+
+    calls: list[str] = []
+    plis_ms, colver_ms = [3.0, 1.0, 8.0], [6.0, 4.0, 2.0]
+    values = {"SA": 100, "S7": 80}
+
+    def ours(position: Any, tt_megabytes: int) -> Any:
+        calls.append("plis")
+        return dict(values), plis_ms[(calls.count("plis") - 1) % 3], 10
+
+    def theirs(env: Any) -> Any:
+        calls.append("colver")
+        return dict(values), colver_ms[(calls.count("colver") - 1) % 3]
+
+    monkeypatch.setattr(vs_colver, "engine_available", lambda: None)
+    monkeypatch.setattr(vs_colver, "warm_up", lambda tt_megabytes: None)
+    monkeypatch.setattr(vs_colver, "colver_env", lambda deal, played=(): None)
+    monkeypatch.setattr(vs_colver, "our_values", ours)
+    monkeypatch.setattr(vs_colver, "colver_values", theirs)
+    out = io.StringIO()
+    assert vs_colver.compare(3, 8, False, out) == 0
+    assert calls == ["plis", "colver", "colver", "plis", "plis", "colver"]
+    text = out.getvalue()
+    ratios = [p / c for p, c in zip(plis_ms, colver_ms)]
+    for i, ratio in enumerate(ratios):
+        assert f"deal {i:4}" in text and f"ratio {ratio:7.3f}  ok" in text
+    assert f"ratio plis/colver: median {statistics.median(ratios):.3f}," in text
+    assert "deals whose values differ: 0" in text
+
+    values_theirs = {"SA": 100, "S7": 81}  # one card one point apart
+    monkeypatch.setattr(vs_colver, "colver_values", lambda env: (dict(values_theirs), 5.0))
+    out = io.StringIO()
+    assert vs_colver.compare(2, 8, False, out) == 1
+    assert out.getvalue().count("MISMATCH on S7") == 2 and "deals whose values differ: 2" in out.getvalue()
