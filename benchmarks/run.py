@@ -356,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="LEVER=0|1",
-        help="switch a search lever off or on for analyse, e.g. merge_equivalent=0 (solver.compile.ENGINE_OPTIONS)",
+        help="switch a search lever off or on for analyse (no value_only column then), e.g. merge_equivalent=0 "
+        "(solver.compile.ENGINE_OPTIONS)",
     )
     args = parser.parse_args(argv)
 
@@ -368,6 +369,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot import the solver: {exc}", file=sys.stderr)
         return 2
     value_only = not args.no_value_only
+    if engine_options and value_only:  # hint takes no levers: its column would not show them
+        print("--engine-option: the levers apply to analyse only; no value_only column", file=sys.stderr)
+        value_only = False
     try:
         from solver import Engine
 

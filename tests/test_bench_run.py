@@ -26,6 +26,16 @@ def test_a_run_prints_the_sets_row_and_writes_the_json(tmp_path: Path, capfd: py
     assert report["deals_per_set"] == 2
 
 
+def test_a_lever_switched_leaves_out_the_value_only_column(capfd: pytest.CaptureFixture[str]) -> None:
+    """hint takes no levers: its column was printed beside the lever's analyse row as if
+    the lever applied to it too."""
+    argv = ["--games", "belote", "--deals", "1", "--quiet", "--yardstick", "0", "--engine-option", "merge_equivalent=0"]
+    assert main(argv) == 0
+    out, err = capfd.readouterr()
+    rows = [line.split()[1] for line in out.splitlines() if line.startswith("belote")]
+    assert rows == ["analyse"] and "the levers apply to analyse only; no value_only column" in err
+
+
 def test_no_yardstick_when_asked_for_none() -> None:
     assert yardstick(0) == (None, "--yardstick 0")
     assert yardstick_line("after", 41.25, 30) == (
