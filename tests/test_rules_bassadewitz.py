@@ -274,3 +274,29 @@ def test_a_jack_as_trump_or_as_its_suit_in_the_search(jacks, after_ace):
     pos = position("bassadewitz", options={"jacks": jacks}, hands=["S7 CA", "SJ S8", "ST D7", "SK D8"],
                    tricks=[1, 2, 2, 1], scored=[10, 20, 30, 40])
     assert values(pos) == engine_values(pos) == {"S7": 10, "CA": after_ace}
+
+
+@pytest.mark.parametrize(
+    ("jacks", "scoring", "expected"),
+    [
+        ("trumps", "standard", {"SA": 25, "S7": 10}),
+        ("plain", "standard", {"SA": 27, "S7": 23}),
+        ("trumps", "old", {"SA": 20, "S7": 10}),
+        ("plain", "old", {"SA": 22, "S7": 18}),
+    ],
+)
+def test_second_hand_against_a_coalition_that_keeps_its_jack(jacks: str, scoring: str, expected: dict[str, int]) -> None:
+    """Seat 0 has led S9; seat 1 (10 points, to move) holds SA S7, seat 2 SK S8, seat 3 DJ H8,
+    seat 0 C7.  By hand, the other three giving seat 1 all they can:
+    Jacks as trumps.  SA: seat 2 gives SK, seat 3 keeps DJ (played now it would take the
+    trick): 11 + 4 = 15, 25; S7 then loses to seat 2's spade.  S7: seat 1 takes no trick
+    whatever they do: SK (or S8, and seat 0's S9 takes it and leads C7) leaves the DJ to
+    take the last trick with SA in it, and the DJ played now takes this one and leads H8:
+    10.  Plain Jacks (DJ a diamond worth 2, no trump): SA: SK and DJ onto it, 11 + 4 + 2,
+    27; S7: seat 2's SK takes it and leads S8, which seat 1's SA must take with the DJ kept
+    for it, 11 + 2, 23.  Old scoring (A 5, 1 a trick): 5 + 4 + 1 = 10 -> 20 and 10; plain
+    5 + 4 + 2 + 1 -> 22 and 5 + 2 + 1 -> 18."""
+    pos = position("bassadewitz", options={"jacks": jacks, "scoring": scoring}, hands=["C7", "SA S7", "SK S8", "DJ H8"],
+                   trick=["S9"], leader=0, tricks=[2, 1, 2, 1], scored=[10, 10, 10, 10])
+    assert pos.to_move == 1
+    assert values(pos) == engine_values(pos) == expected

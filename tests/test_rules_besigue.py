@@ -82,6 +82,23 @@ def test_phase1_any_card_may_be_played() -> None:
     assert set(position.legal_moves()) == {"CA", "CJ", "C7", "S9", "S8", "S7", "D9", "D8", "D7"}
 
 
+@pytest.mark.parametrize(("phase1", "ace_value"), [("seed", -20), ("standard", -290)])
+def test_the_phase1_option_in_a_valued_position(phase1: str, ace_value: int) -> None:
+    """The last phase-1 trick: seat 0 has led CK and holds the trump sequence; talon C7 and
+    the retourne H8; seat 1 (to move) holds SA and no club, no trump.  By hand:
+    `seed`, SA takes the King ("la carte la plus forte dans l'absolu"): 10 to seat 1, which
+    has nothing to declare, draws C7 and leads phase 2 without a trump; seat 0 (HA HT HK
+    HQ HJ H8) trumps the lead and takes every trick: HA, HT, the last trick, 30. -20.
+    `standard`, SA is no club nor trump and loses: seat 0 takes it (10), declares the
+    sequence (250) and draws C7 (seat 1 the H8); in phase 2 it draws the H8 with a trump
+    and takes everything: HA, HT, the last trick, 30. -290.  Any other card loses the
+    trick under both rules, and SA then falls to seat 0 in phase 2: 250 + 40, -290."""
+    position = besigue(options={"phase1": phase1}, hands=["HA HT HK HQ HJ C7 C8 C9", "SA D7 D8 D9 S7 S8 S9 DQ SQ"],
+                       talon=["C7", "H8"], trick=["CK"], leader=0, tricks=[11, 11])
+    values = {m.move: m.value for m in analyse(position).moves}
+    assert values == {"SA": ace_value, **{card: -290 for card in ("SQ", "S9", "S8", "S7", "DQ", "D9", "D8", "D7")}}
+
+
 def test_winner_declares_before_playing_then_draws_in_order() -> None:
     position = besigue(hands=[FILLER0, FILLER1 + " CT"], trick=["C9"], leader=0, talon=["SA", "DA", "C8", "H9"], tricks=[10, 11])
     declaring = position.play("CT")
@@ -294,6 +311,28 @@ def test_no_exchange_for_a_seven_retourne_or_twice() -> None:
     assert already.legal_moves() == ["seven", "pass"]
     scored = declaring("H7 C8 C9 CA DA SA ST DT", sevens=1)
     assert scored.legal_moves() == ["pass"]
+
+
+def test_values_of_the_exchange_and_the_seven_at_the_last_declaration() -> None:
+    """The value of each declaration, not only its points.  Seat 0 won the last phase-1
+    trick; the talon is C9 and the retourne HA.  By hand: the only brisques left are HA
+    and HT, and seat 1 has no trump but the one it draws.
+    exchange7 (10), then the sequence with the HA just taken (250); seat 0 draws C9, seat 1
+    the H7.  Phase 2: seat 0, with HA HT HK HQ HJ, leads D7 to seat 1's diamond, trumps
+    what comes back and takes every other trick: HA, HT and the last trick, 30.  290.
+    seven (10): seat 1 draws the HA.  The HA takes its trick whatever is played (a club
+    lead makes seat 1 trump with it), 10 to seat 1; seat 0 keeps HT for a trick without
+    it and a trump for the last: 20 - 10.  The marriage after it 40: 10 + 40 + 10 = 60.
+    meld:marriage (no seven: the 7 never scores in phase 2) 40 + 10 = 50; pass 10."""
+    position = besigue(hands=["H7 HT HK HQ HJ C7 C8 D7", "S7 S8 S9 SJ SQ SK D8 D9"], talon=["C9", "HA"], to_declare=0,
+                       tricks=[12, 11])
+    result = analyse(position)
+    assert {m.move: m.value for m in result.moves} == {
+        "exchange7": 290, "seven": 60, "meld:marriage:HK HQ": 50, "pass": 10}
+    assert result.best == ("exchange7",) and result.points == (290, 0)
+    assert result.line[:2] == ("exchange7", "meld:sequence:HA HK HQ HJ HT")
+    shown = analyse(position.play("seven"))
+    assert {m.move: m.value for m in shown.moves} == {"meld:marriage:HK HQ": 60, "pass": 20}
 
 
 def test_dealer_scores_a_turned_up_seven() -> None:

@@ -270,6 +270,18 @@ def test_the_dealer_is_seat_1_unless_given() -> None:
     assert start.to_move == 0 and list(start.scored) == [0, 10]
 
 
+def test_keep_the_strongest_trump_for_the_last_trick() -> None:
+    """Seed 002's advice for phase 2: "conserver son plus fort Atout pour la fin, afin
+    d'essayer de réaliser la dernière levée et marquer les Dix de der".  Two tricks left,
+    hearts trump, seat 0 leads.  HA first: H9 must follow (it cannot win), 10 to seat 0;
+    then C8 must take C7 and the last trick: 10 - 10 = 0.  C7 first: C8 must take it (no
+    points), seat 1 leads H9 and the HA takes it with the last trick: 20."""
+    position = besigue(hands=["HA C7", "H9 C8"], talon=[], tricks=[15, 15], leader=0)
+    result = analyse(position)
+    assert [(m.move, m.value) for m in result.moves] == [("C7", 20), ("HA", 0)]
+    assert result.line == ("C7", "C8", "H9", "HA") and result.points == (20, 0)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_deal_without_declarations_is_170_points(seed: int) -> None:
     """Seed 002, "Fin du coup": 10 for each brisque won and 10 for the last trick; two
