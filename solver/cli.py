@@ -246,8 +246,7 @@ def _unknown_arguments(command: argparse.ArgumentParser, unknown: list[str]) -> 
     """A usage error for arguments no option takes, with the option a typo likely meant.
     Where some are options, only those are named: the others are what the unknown
     option's value pushed out of place (`--time 1 FILE`: 1 taken for the FILE)."""
-    options = [token for token in unknown if token.startswith("-") and token != "-"]
-    unknown = options or unknown
+    unknown = [token for token in unknown if token.startswith("-") and token != "-"] or unknown
     message = f"unrecognized arguments: {' '.join(unknown)}"
     options = [name for action in command._actions for name in action.option_strings if action.help != argparse.SUPPRESS]
     meant = difflib.get_close_matches(unknown[0].partition("=")[0], options, n=1)
