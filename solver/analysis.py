@@ -807,8 +807,11 @@ def hint(
         search_time = guess_time * (1 - ESTIMATE_SHARE) if guess_time else time_limit
         result = analyse(pos, time_limit=time_left(search_time, started), node_limit=node_limit,
                          tt_megabytes=tt_megabytes, engine=engine, estimates=False)
-        if result.best or not guessing or result.limit in (None, "cancelled"):
-            return Hint(result.best, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
+        # (a forced move a limit left unvalued is `best` in the result, but named here
+        # as an unsolved move is: with its estimate and bounds)
+        named = result.best if result.value is not None or result.exact else ()
+        if named or not guessing or result.limit in (None, "cancelled"):
+            return Hint(named, result.value, result.exact, result.nodes, result.time_ms, limit=result.limit)
         until = started + guess_time if guess_time else None
         card = {str(c): c for c in pos.legal_moves()}
         bounds = {card[m.move]: (m.lower, m.upper) for m in result.moves if m.lower is not None and m.upper is not None}
@@ -941,8 +944,10 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         ahead = [c for c in unsolved if outcome.bounds[c] == outcome.bounds[shown[0]]]
         value = shown[1]
         best = tuple(str(c) for c in ahead)
-    if not best and len(outcome.values) == 1:
-        best = tuple(str(c) for c in unsolved)  # the only legal move is the best, whatever a limit left
+    if not best and len(outcome.values) == 1 and len(pos.legal_moves()) == 1:
+        # the only legal move is the best, whatever a limit left (a hint's search may
+        # have reached one move of several: that is no forced move)
+        best = tuple(str(c) for c in unsolved)
 
     def unsolved_move(card: Any) -> MoveValue:
         lo, hi = outcome.bounds[card]
