@@ -944,10 +944,8 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         ahead = [c for c in unsolved if outcome.bounds[c] == outcome.bounds[shown[0]]]
         value = shown[1]
         best = tuple(str(c) for c in ahead)
-    if not best and len(outcome.values) == 1 and len(pos.legal_moves()) == 1:
-        # the only legal move is the best, whatever a limit left (a hint's search may
-        # have reached one move of several: that is no forced move)
-        best = tuple(str(c) for c in unsolved)
+    if not best and len(outcome.values) == 1:  # (analyse's outcome has every legal move)
+        best = tuple(str(c) for c in unsolved)  # the only legal move is the best, whatever a limit left
 
     def unsolved_move(card: Any) -> MoveValue:
         lo, hi = outcome.bounds[card]
