@@ -35,7 +35,7 @@ from typing import Any
 from solver import analyse
 from solver._engine import Engine
 from solver.compile import ENGINE_OPTIONS
-from tests.randompos import CONFIGS, random_positions
+from tests.randompos import CONFIGS, largest_hand, random_positions
 
 from .arguments import at_least, positive
 
@@ -104,7 +104,8 @@ def crosscheck(
             reported = time.perf_counter()
             so_far = f"  {game}: {count} positions so far, {differ} differ ({reported - started:.0f} s)"
             print(so_far, file=sys.stderr, flush=True)
-    print(f"{game:12} {count:5} positions, {min_tricks}-{max_tricks} tricks left: {differ} differ "
+    most = min(max_tricks, largest_hand(game))  # random_positions deals at most a full hand
+    print(f"{game:12} {count:5} positions, {min(min_tricks, most)}-{most} tricks left: {differ} differ "
           f"({time.perf_counter() - started:.0f} s)", file=out, flush=True)
     return differ
 
@@ -150,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.min_tricks > args.max_tricks:
         parser.error(f"--min-tricks {args.min_tricks} is more than --max-tricks {args.max_tricks}")
+    most = max(largest_hand(game) for game in args.games)
+    if args.max_tricks > most:
+        parser.error(f"--max-tricks {args.max_tricks} is more than a full hand of these games ({most} tricks)")
     leave_out = () if args.leave_out is None else (args.leave_out or CUT_LEVERS)
     differ = sum(
         crosscheck(g, args.per_value, args.min_tricks, args.max_tricks, args.seed, keep_order=args.keep_order,

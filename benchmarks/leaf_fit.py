@@ -151,7 +151,7 @@ def write(table: dict[tuple[str, int, str], list[tuple[int, ...]]], positions: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.leaf_fit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=positive, default=300, help="positions per game, trump and tricks left")
     parser.add_argument("--dry-run", action="store_true", help="print the errors, write nothing")
     args = parser.parse_args(argv)

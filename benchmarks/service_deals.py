@@ -29,8 +29,11 @@ import threading
 import time
 from typing import Any
 
+from .arguments import at_least, positive
 from .deals import DEAL_SETS, deals
 from .features import played_out
+
+BESIGUE_TALON = 6  # the default --talon: exact hints from there take seconds at most
 
 
 def besigue_played_out(seed: int, talon: int) -> tuple[dict[str, Any], int]:
@@ -78,15 +81,21 @@ def hints_along(address: str, played: list[tuple[dict[str, Any], int]], clients:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.service_deals", description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="jass", choices=[*sorted(DEAL_SETS), "besigue"], help="deal set (default jass)")
-    parser.add_argument("--deals", type=int, default=6, help="deals per client (default 6)")
-    parser.add_argument("--clients", type=int, default=2, help="clients at once (default 2)")
-    parser.add_argument("--workers", type=int, default=2, help="server workers (default 2)")
-    parser.add_argument("--talon", type=int, default=6, help="Bésigue: the hints start at this many talon cards (default 6)")
+    parser.add_argument("--deals", type=positive, default=6, help="deals per client (default 6)")
+    parser.add_argument("--clients", type=positive, default=2, help="clients at once (default 2)")
+    parser.add_argument("--workers", type=positive, default=2, help="server workers (default 2)")
+    parser.add_argument(
+        "--talon", type=at_least(0), help=f"Bésigue: the hints start at this many talon cards (default {BESIGUE_TALON})"
+    )
     args = parser.parse_args(argv)
-    if args.deals < 1 or args.clients < 1 or args.workers < 1:
-        parser.error("--deals, --clients and --workers must be at least 1")
-    if args.talon < 0:
-        parser.error("--talon must be at least 0")
+    if args.talon is not None and args.game != "besigue":
+        parser.error(f"--talon: only Bésigue has a talon, not {args.game}")
+    if args.talon is None:
+        args.talon = BESIGUE_TALON
+    from solver.besigue import TALON_SIZE
+
+    if args.talon > TALON_SIZE:
+        parser.error(f"--talon: a Bésigue talon holds at most {TALON_SIZE} cards, got {args.talon}")
 
     from service.config import ServerConfig
     from service.server import BackgroundServer

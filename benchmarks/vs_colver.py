@@ -7,7 +7,9 @@ after the other (plis first on even deals, colver first on odd ones).  Every leg
 first card must get exactly the same value from both; a deal where they differ is
 printed in full, with the first position down the disputed line where the two
 disagree and (once at most 3 tricks are left) what the plain reference search says.
-Then the time of each, the ratio plis/colver per deal and the median ratio.
+Then the time of each, the ratio plis/colver per deal and the median ratio.  The
+status is 1 if a value differs, 2 if colver or plis's engine is missing (colver is
+then timed alone, and nothing is compared).
 `--check-rules N` also plays N random deals card by card in both and checks that the
 legal cards agree at every step, and that colver's values agree with
 `solver.reference` whenever at most 3 tricks are left (this needs no engine).
@@ -257,6 +259,10 @@ def compare(n: int, tt_megabytes: int, localize_mismatches: bool, out: Any) -> i
             file=out,
         )
         print(f"deals whose values differ: {mismatched}", file=out)
+    else:
+        # colver timed alone checks nothing: a run that compared no value must not pass.
+        print("no value compared: the plis engine is not available", file=out)
+        return 2
     return 1 if mismatched else 0
 
 

@@ -56,6 +56,17 @@ def position_count(game: str, per_value: int) -> int:
     return per_value * max(len(values) for values in CONFIGS[game].values())
 
 
+def largest_hand(game: str) -> int:
+    """The most tricks a position of `game` can have left, over its CONFIGS options."""
+    cls = get_game(game)
+    options = {name: values for name, values in CONFIGS[game].items() if name not in NOT_OPTIONS}
+    trump = cls.TRUMPS[0] if cls.TRUMPS else None
+    return max(
+        cls(cls.check_options(dict(zip(options, chosen))), trump, None).hand_size
+        for chosen in itertools.product(*options.values())
+    )
+
+
 def random_positions(
     game: str, per_value: int, seed: int | str, max_tricks: int = 4, min_tricks: int = 1
 ) -> Iterator[Position]:

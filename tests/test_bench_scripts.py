@@ -18,12 +18,14 @@ from benchmarks import (
     deals,
     features,
     hint_quality,
+    leaf_fit,
     levers,
     midgame,
     oracles,
     played,
     run,
     service_bench,
+    service_deals,
     vs_colver,
 )
 from benchmarks.deals import DEAL_SETS
@@ -32,11 +34,14 @@ from .helpers import needs_colver
 
 
 def refused(main: Callable[[list[str]], Any], argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """The argparse error `main(argv)` stops with (status 2, no traceback)."""
+    """The argparse error `main(argv)` stops with (status 2, no traceback), after a usage
+    line that names the command as it is run."""
     with pytest.raises(SystemExit) as stopped:
         main(argv)
     assert stopped.value.code == 2
-    return capsys.readouterr().err.splitlines()[-1]
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: python -m {main.__module__} ")
+    return err.splitlines()[-1]
 
 
 def test_every_set_is_fixed_and_has_200_playable_deals_with_their_trump_and_contract() -> None:
@@ -81,6 +86,7 @@ BAD_ARGUMENTS = [
     (cut_counts.main, ["--game", "putz", "--tricks", "9"], "--tricks: a putz deal has 9 tricks, give at most 8"),
     (cut_counts.main, ["bounds_first=x"], "argument setting: bounds_first: must be a whole number, got 'x'"),
     (played.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (leaf_fit.main, ["--positions", "0"], "argument --positions: must be at least 1, got 0"),
     (features.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
     (call_cost.main, ["--deals", "0"], "argument --deals: must be at least 1, got 0"),
     (call_cost.main, ["--rounds", "0"], "argument --rounds: must be at least 1, got 0"),
@@ -89,6 +95,8 @@ BAD_ARGUMENTS = [
     (builds.main, [".", "--deals", "0"], "argument --deals: must be at least 1, got 0"),
     (crosscheck.main, ["--min-tricks", "4", "--max-tricks", "3"], "--min-tricks 4 is more than --max-tricks 3"),
     (crosscheck.main, ["--min-tricks", "0"], "argument --min-tricks: must be at least 1, got 0"),
+    (crosscheck.main, ["--max-tricks", "99"], "--max-tricks 99 is more than a full hand of these games (9 tricks)"),
+    (crosscheck.main, ["--games", "belote", "--max-tricks", "9"], "more than a full hand of these games (8 tricks)"),
     (vs_colver.main, ["--deals", "-1"], "argument --deals: must be at least 0, got -1"),
     (besigue_bench.main, ["--deals", "1", "--levels", "3"], "argument --levels: invalid choice: 3"),
     (besigue_bench.main, ["--tt-megabytes", "1", "--option", "bound=0"], "--option: unknown option 'bound'"),
@@ -96,6 +104,9 @@ BAD_ARGUMENTS = [
     (service_bench.main, ["--clients", "0"], "argument --clients: must be at least 1, got 0"),
     (service_bench.main, ["--seconds", "0"], "argument --seconds: must be a finite number of seconds above 0, got 0"),
     (service_bench.main, ["--tricks-left", "5", "3"], "--tricks-left: give FEWEST <= MOST <= 8"),
+    (service_deals.main, ["--clients", "0"], "argument --clients: must be at least 1, got 0"),
+    (service_deals.main, ["--game", "besigue", "--talon", "99"], "--talon: a Bésigue talon holds at most 46 cards, got 99"),
+    (service_deals.main, ["--game", "jass", "--talon", "4"], "--talon: only Bésigue has a talon, not jass"),
     # a JSON file that cannot be written: refused at once, not with a traceback after the
     # run (its numbers lost; the short runs here keep a build without the check quick)
     (run.main, [*SHORT_RUN, "--json", "/nonexistent-dir/run.json"], "argument --json: no such directory: /nonexistent-dir"),
@@ -238,3 +249,23 @@ def test_vs_colver_alternates_prints_each_ratio_and_their_median_and_fails_on_a_
     out = io.StringIO()
     assert vs_colver.compare(2, 8, False, out) == 1
     assert out.getvalue().count("MISMATCH on S7") == 2 and "deals whose values differ: 2" in out.getvalue()
+
+
+def test_vs_colver_without_the_plis_engine_times_colver_alone_and_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without our engine nothing is compared: colver is still timed, but the run says so
+    and ends with status 2, not as a comparison that passed."""
+    import io
+
+    monkeypatch.setattr(vs_colver, "engine_available", lambda: "no module named solver._engine")
+    monkeypatch.setattr(vs_colver, "colver_env", lambda deal, played=(): None)
+    monkeypatch.setattr(vs_colver, "colver_values", lambda env: ({"SA": 100}, 4.0))
+
+    def ours(position: Any, tt_megabytes: int) -> Any:
+        raise AssertionError("our engine is not there to call")
+
+    monkeypatch.setattr(vs_colver, "our_values", ours)
+    out = io.StringIO()
+    assert vs_colver.compare(2, 8, False, out) == 2
+    text = out.getvalue()
+    assert text.startswith("plis engine not available (no module named solver._engine): timing colver alone")
+    assert "colver median 4.0 ms" in text and "no value compared: the plis engine is not available" in text

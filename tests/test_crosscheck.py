@@ -51,3 +51,10 @@ def test_exact_moves_mode_checks_the_focused_analysis(monkeypatch):
     out = io.StringIO()
     assert crosscheck.crosscheck("jass", 1, 2, 3, seed=1, out=out, exact_moves=True) > 0
     assert "valued" in out.getvalue()
+
+
+def test_the_reported_tricks_left_are_those_a_game_can_have():
+    # belote hands hold 8 cards: asked for 9 tricks left, it gets (and says) 8
+    out = io.StringIO()
+    assert crosscheck.crosscheck("belote", 1, 9, 9, seed=1, out=out, exact_moves=True) == 0
+    assert "4 positions, 8-8 tricks left: 0 differ" in out.getvalue()
