@@ -33,6 +33,7 @@ from solver.analysis import Hint, Result, require_a_move
 from solver.besigue import BesiguePosition
 from solver.cards import Card
 from solver.errors import OptionError, PlisError, above_zero
+from solver.errors import shown as quoted
 from solver.features import Claim, PlayAnalysis, TrumpTable, Verdict, check_first, start_of_deal
 from solver.position import Position
 
@@ -111,6 +112,15 @@ class _Base:
         retries: int,
         backoff: float,
     ) -> None:
+        if not isinstance(address, str) or not address.strip():
+            # else an AttributeError from gRPC ("'int' object has no attribute 'encode'"), or
+            # for "", each call's UNKNOWN "Failed to create channel"
+            raise OptionError("address", f"must be the server's address, HOST:PORT or unix:PATH (str), got {quoted(address)}")
+        if not isinstance(tls, bool):
+            raise OptionError("tls", f"must be True or False, got {quoted(tls)}")
+        if root_certificates is not None and not isinstance(root_certificates, (bytes, str, Path)):
+            kind = type(root_certificates).__name__
+            raise OptionError("root_certificates", f"must be PEM bytes or the path of a PEM file (str or Path), got {kind}")
         self.address = address
         self.timeout = check_timeout(timeout)
         if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
@@ -280,7 +290,9 @@ class Client(_Base):
     `token`: sent as `authorization: Bearer <token>`.  `tls=True` or
     `root_certificates` (PEM bytes or a file): a TLS channel (`tls_server_name`
     overrides the name checked in the certificate).  `timeout`: seconds for each
-    call unless the call gives its own (None: no deadline).  `retries`: attempts
+    call unless the call gives its own (None: no deadline).  A call's own `timeout=`
+    left out or None takes the client's; `math.inf` (or a year or more) is no deadline
+    for that call.  `retries`: attempts
     after the first when the server is UNAVAILABLE, waiting `backoff`, 2 x
     `backoff`... seconds in between.
     """

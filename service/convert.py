@@ -170,6 +170,9 @@ def as_position_dict(position: Position | BesiguePosition | Mapping[str, Any] | 
             raise PositionError("position", f"must be a JSON object, got {json_kind(data)}")
         return data
     if isinstance(position, Position | BesiguePosition):
+        # one built directly or by dataclasses.replace was never checked: checked first, as
+        # the library checks it (its to_dict could crash, or write what the library refuses)
+        position = position.checked()
         # a deal + played position keeps that form: play analysis needs it
         return position.to_deal_dict() if position.deal is not None else position.to_dict()
     if not isinstance(position, Mapping):

@@ -71,7 +71,11 @@ class MoveValue:
 
 @dataclass(frozen=True)
 class Result:
-    """Exact values of every legal move of a position (FORMAT.md, "Result")."""
+    """Exact values of every legal move of a position (FORMAT.md, "Result").
+
+    The fields are FORMAT.md's, named as there; `to_dict()` gives its JSON.  `line`, a
+    line of best play, is not in the JSON (the service's `Result` message carries it).
+    """
 
     to_move: int
     side: int
@@ -84,7 +88,7 @@ class Result:
     # how the search went, not what it found: left out of ==, as in a Hint
     nodes: int = field(compare=False)
     time_ms: float = field(compare=False)
-    limit: str | None = None  # "time" or "nodes" when a limit stopped the search
+    limit: str | None = None  # "time", "nodes" or "cancelled" (engine.cancel()) when a limit stopped the search
     line: tuple[str, ...] = field(default=(), compare=False)  # one line of best play
     # limited: the unsolved moves' estimates are best play over this many tricks
     # (Bésigue: phase-1 tricks, what follows guessed from the hands; the two-sided card

@@ -145,10 +145,14 @@ class BesiguePosition:
     # --- reading -----------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str | bytes) -> BesiguePosition:
+        """The position of a FORMAT.md JSON object's text; as `from_dict` checks it."""
         return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> BesiguePosition:
+        """The position of a FORMAT.md dict (its Bésigue fields too), validated once: in
+        `hands` form, or as `deal`, `talon` and `played` (replayed).  A bad field raises a
+        `PlisError` (a ValueError) whose `.field` names it."""
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {json_kind(data)}")
         for other in ("declarer", "taker"):  # the other games' fields: said so, not just unknown
@@ -262,7 +266,7 @@ class BesiguePosition:
         end = start
         for move in self.played:
             end = end.play(move)
-        return replace(start, scored=tuple(s - e for s, e in zip(self.scored, end.scored)))
+        return self._after_move(replace(start, scored=tuple(s - e for s, e in zip(self.scored, end.scored))))
 
     def to_deal_dict(self) -> dict[str, Any]:
         """The deal + played form of a position replayed from a deal (FORMAT.md)."""
@@ -328,8 +332,46 @@ class BesiguePosition:
             led = f", seat {self.leader} besides the card it led" if self.trick else ""
             held = f"holds {counted(len(self.hands[1]), 'card')} and seat 0 {counted(len(self.hands[0]), 'card')}{led}"
             raise PositionError("hands[1]", f"{held}: each seat plays one card a trick")
+        self._check_replay()
         object.__setattr__(self, "_checked", True)  # a cache of this check, not a change of the position
         return self
+
+    def _check_replay(self) -> None:
+        """A position that keeps the deal it was replayed from (read as deal, talon and
+        played) is where `played` leads from that deal.  Changed by `dataclasses.replace`
+        (its hands, talon, trick... or `played`), it was analysed as its hands said, but
+        its play analysed, and the service's client sent it, as its deal said."""
+        if self.deal is None and self.deal_talon is None:
+            return
+        deal, talon = self.deal, self.deal_talon
+        if (
+            not isinstance(deal, (tuple, list))
+            or len(deal) != 2
+            or not all(isinstance(hand, (tuple, list)) and all(isinstance(c, Card) for c in hand) for hand in deal)
+        ):
+            raise PositionError("deal", f"must hold 2 tuples of Cards, one per seat (or None), got {shown(deal)}")
+        if not isinstance(talon, (tuple, list)) or not all(isinstance(c, Card) for c in talon):
+            raise PositionError("deal_talon", f"must be a tuple of Cards (with deal), got {shown(talon)}")
+        if not isinstance(self.played, (tuple, list)):
+            raise PositionError("played", f"must be a tuple of moves, got {type(self.played).__name__}")
+        hands = (_sorted([Copy(c) for c in deal[0]]), _sorted([Copy(c) for c in deal[1]]))
+        dealer = self.dealer
+        end = BesiguePosition(self.rules, hands, tuple(talon), leader=1 - dealer, dealer=dealer, objective=self.objective)
+        end._check(tricks_given=True, field_name="deal")
+        for index, move in enumerate(self.played):
+            end = end.play(move, f"played[{index}]", index)
+
+        def state(p: BesiguePosition) -> tuple[Any, ...]:
+            hands = tuple(_sorted(hand) for hand in p.hands)
+            return hands, tuple(p.talon), tuple(p.trick), p.leader, tuple(p.tricks), p.exchanged, p.to_declare
+
+        if state(end) != state(self):
+            raise PositionError(
+                "played",
+                "does not lead from deal to this position's hands, talon, trick, leader, tricks, exchanged and "
+                "to_declare: change a position read as deal + played with play(), or leave its deal out "
+                "(deal=None, deal_talon=None, played=())",
+            )
 
     def _check(self, tricks_given: bool, field_name: str = "hands") -> None:
         self._check_cards(field_name)
@@ -448,6 +490,7 @@ class BesiguePosition:
         return Card.parse(self.rules.trump_suit + "7")
 
     def with_objective(self, objective: str) -> BesiguePosition:
+        """This position for the other objective (`score` or `raw`)."""
         checked_objective(Besigue, objective)
         return replace(self, objective=objective)
 
@@ -546,8 +589,15 @@ class BesiguePosition:
         seat = self.to_move
         played = self.played + (move,)
         if self.to_declare is not None:
-            return self._declare(seat, move, played)
-        return self._play_card(seat, Copy.parse(move, field_name), played)
+            return self._after_move(self._declare(seat, move, played))
+        return self._after_move(self._play_card(seat, Copy.parse(move, field_name), played))
+
+    def _after_move(self, after: BesiguePosition) -> BesiguePosition:
+        """`after`, a legal move's position, marked checked as this one is: what checked()
+        would find again (and, replaying the deal, at a cost that grows with each move)."""
+        if self._checked:
+            object.__setattr__(after, "_checked", True)
+        return after
 
     def _resolve(self, move: str, field_name: str, index: int | None) -> str:
         """The legal move `move` names: exact, or a card or meld written without marks
@@ -658,6 +708,7 @@ class BesiguePosition:
 
     # --- writing --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The hands form (FORMAT.md), whichever form the position was read in."""
         data: dict[str, Any] = {"game": "besigue", "options": dict(self.rules.options), "trump": self.rules.trump}
         data["hands"] = [" ".join(str(c.card) for c in hand) for hand in self.hands]
         data["talon"] = [str(c) for c in self.talon]

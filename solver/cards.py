@@ -44,6 +44,8 @@ class Card:
 
     @classmethod
     def parse(cls, token: str, field: str = "card") -> Card:
+        """The card of a token such as "HJ" (either case; "H10" for "HT"); a `CardError`
+        naming `field` for anything else."""
         if not isinstance(token, str):
             raise CardError(field, f"a card must be a string like \"HJ\", got {shown(token)}")
         # ASCII only: str.upper() makes "ST" of the ligature "ﬅ", and "SJ" of "ſj"

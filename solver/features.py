@@ -379,6 +379,7 @@ class TrumpTable:
     """The value of a deal for each possible trump, like a bridge double-dummy table.
 
     Values are for side 0 (seat 0, who leads); in the individual game Putz, seat 0's.
+    `entries` are written `table` in the JSON (`to_dict()`, `plis trumps`).
     """
 
     game: str

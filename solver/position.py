@@ -67,10 +67,15 @@ class Position:
     # --- reading ---------------------------------------------------------------
     @classmethod
     def from_json(cls, text: str | bytes) -> Position:
+        """The position of a FORMAT.md JSON object's text (a card game's; Bésigue's:
+        `BesiguePosition`, or `load_position` for any game); as `from_dict` checks it."""
         return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
+        """The position of a FORMAT.md dict, validated once: in `hands` form, or as `deal`
+        and `played` (replayed, and kept for `to_deal_dict` and play analysis).  A bad
+        field raises a `PlisError` (a ValueError) whose `.field` names it."""
         if not isinstance(data, dict):
             raise PositionError("position", f"must be a JSON object, got {json_kind(data)}")
         game = game_of(data)
@@ -159,8 +164,41 @@ class Position:
         _side_ints(rules, self.tricks, "tricks", allow_negative=False)
         self._check_cards(tricks_given=True)
         self._check_key_totals()
+        self._check_replay()
         object.__setattr__(self, "_checked", True)  # a cache of this check, not a change of the position
         return self
+
+    def _check_replay(self) -> None:
+        """A position that keeps the deal it was replayed from (read as deal + played) is
+        where `played` leads from that deal.  Changed by `dataclasses.replace` (its hands,
+        trick, leader, tricks or `played`), it was analysed as its hands said, but its
+        play analysed, and the service's client sent it, as its deal said: two positions."""
+        if self.deal is None:
+            return
+        rules = self.rules
+        deal = self.deal
+        if (
+            not isinstance(deal, (tuple, list))
+            or len(deal) != rules.n_players
+            or not all(isinstance(hand, (tuple, list)) and all(isinstance(c, Card) for c in hand) for hand in deal)
+        ):
+            raise PositionError("deal", f"must hold {rules.n_players} tuples of Cards, one per seat (or None), got {shown(deal)}")
+        if not isinstance(self.played, (tuple, list)):
+            raise PositionError("played", f"must be a tuple of Cards, got {type(self.played).__name__}")
+        n_sides = rules.n_sides
+        end = Position(rules, tuple(tuple(hand) for hand in deal), (), 0, (0,) * n_sides, (0,) * n_sides, self.objective)
+        end._check_cards(tricks_given=True, field_name="deal")
+        for index, card in enumerate(self.played):
+            end = end.play(card, field_name=f"played[{index}]", index=index)
+        if (
+            [set(hand) for hand in end.hands] != [set(hand) for hand in self.hands]
+            or (end.trick, end.leader, end.tricks) != (tuple(self.trick), self.leader, tuple(self.tricks))
+        ):
+            raise PositionError(
+                "played",
+                "does not lead from deal to this position's hands, trick, leader and tricks: change a position "
+                "read as deal + played with play(), or leave its deal out (deal=None, played=())",
+            )
 
     def _check_cards(self, tricks_given: bool, field_name: str = "hands") -> None:
         rules = self.rules
@@ -258,6 +296,8 @@ class Position:
         seen[card] = where
 
     def with_objective(self, objective: str) -> Position:
+        """This position for another of its game's objectives (a `PositionError` naming
+        `objective` for one the game does not have)."""
         checked_objective(self.rules, objective)
         position = replace(self, objective=objective)
         position._check_key_totals()
@@ -290,6 +330,7 @@ class Position:
         return self.rules.hand_size - sum(self.tricks)
 
     def legal_moves(self) -> list[Card]:
+        """The cards the seat to move may play, in canonical order (none once the deal is over)."""
         if self.is_over:
             return []
         return self.rules.legal(self.hands[self.to_move], self.trick, self.leader)
@@ -317,7 +358,7 @@ class Position:
         played = self.played + (card,)
         rules = self.rules
         if len(trick) < rules.n_players:
-            return replace(self, hands=tuple(hands), trick=trick, played=played)
+            return self._after_move(replace(self, hands=tuple(hands), trick=trick, played=played))
         winner = (self.leader + rules.trick_winner(trick)) % rules.n_players
         side = rules.side_of(winner)
         last = all(not h for h in hands)
@@ -327,9 +368,16 @@ class Position:
         tricks[side] += 1
         if last and rules.sweep_bonus and tricks[side] == rules.hand_size:
             scored[side] += rules.sweep_bonus
-        return replace(
-            self, hands=tuple(hands), trick=(), leader=winner, scored=tuple(scored), tricks=tuple(tricks), played=played
+        return self._after_move(
+            replace(self, hands=tuple(hands), trick=(), leader=winner, scored=tuple(scored), tricks=tuple(tricks), played=played)
         )
+
+    def _after_move(self, after: Position) -> Position:
+        """`after`, a legal move's position, marked checked as this one is: what checked()
+        would find again (and, replaying the deal, at a cost that grows with each card)."""
+        if self._checked:
+            object.__setattr__(after, "_checked", True)
+        return after
 
     # --- the end of a deal -------------------------------------------------------------
     def final_scores(self) -> list[int]:
@@ -364,7 +412,7 @@ class Position:
         for card in self.played:
             end = end.play(card)
         extra = tuple(s - e for s, e in zip(self.scored, end.scored))
-        return replace(start, scored=extra)
+        return self._after_move(replace(start, scored=extra))
 
     # --- writing -------------------------------------------------------------------
     def __repr__(self) -> str:

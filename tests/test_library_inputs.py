@@ -241,6 +241,39 @@ def test_a_replayed_position_is_taken_as_checked_and_passes_the_check(name: str,
     assert changed.checked() is changed and changed.deal == position.deal
 
 
+@pytest.mark.parametrize(
+    ("name", "line", "change"),
+    [
+        ("played.jsonl", 0, lambda p: {"played": p.played[:6]}),  # its hands after 10 cards, its played 6
+        ("played.jsonl", 0, lambda p: {"hands": p.hands[::-1]}),
+        ("besigue.jsonl", 3, lambda p: {"played": p.played[:20]}),
+        ("besigue.jsonl", 3, lambda p: {"talon": p.talon[2:], "hands": p.hands}),
+    ],
+)
+def test_a_replayed_position_changed_out_of_step_with_its_deal_is_refused(name: str, line: int, change: Any) -> None:
+    """A position read as deal + played, changed by `replace` so that its deal and played
+    no longer lead to its hands: analysed as its hands said, but its play analysed (and
+    the service's client sent it) as its deal said, two positions and no error."""
+    data = example(name, line)
+    if name == "played.jsonl":
+        data = {**data, "played": data["played"][:10]}
+    position = load_position(data)
+    changed = replace(position, **change(position))
+    for call in (lambda p: p.checked(), lambda p: analyse(p, node_limit=1000)):
+        with pytest.raises(PositionError) as error:
+            call(changed)
+        assert error.value.field == "played", str(error.value)
+    assert replace(position, played=position.played).checked().played == position.played  # in step: taken
+
+
+def test_positions_played_from_a_checked_one_stay_checked() -> None:
+    """So that a play analysis does not replay its deal again at each card."""
+    position = load_position(example("played.jsonl"))
+    start = position.start_of_deal()
+    after = start.play(start.legal_moves()[0])
+    assert start._checked and after._checked and after.checked() is after
+
+
 @pytest.mark.parametrize("make", ["Engine", "BesigueEngine"])
 @pytest.mark.parametrize("flag", ["no", 0, None])
 def test_cancel_before_start_must_be_true_or_false(make: str, flag: Any) -> None:

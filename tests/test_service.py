@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import errno
 import gc
 import itertools
@@ -357,6 +358,25 @@ def test_the_clients_refuse_a_batch_that_is_no_list_of_positions(server: Backgro
             assert info.value.field == "positions"
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("address", 5),  # an AttributeError from gRPC: 'int' object has no attribute 'encode'
+        ("address", None),
+        ("address", ""),  # each call's UNKNOWN "Failed to create channel"
+        ("tls", "no"),  # taken as true: a TLS channel
+        ("root_certificates", 5),  # a TypeError from gRPC
+    ],
+)
+def test_the_clients_refuse_a_setting_they_cannot_use(setting: str, value: Any) -> None:
+    """As they refuse a bad token, timeout, retries or backoff: at once, naming the setting."""
+    settings: dict[str, Any] = {"address": "localhost:1", setting: value}
+    for make in (Client, AsyncClient):
+        with pytest.raises(OptionError) as info:
+            make(**settings)
+        assert info.value.field == setting
 
 
 @pytest.mark.parametrize("token", ["a\nb", "two words", b"bytes", "caf\u00e9"])
@@ -788,6 +808,32 @@ def test_the_client_refuses_what_is_not_a_position(client: Client) -> None:
         with pytest.raises(OptionError) as option:
             client.analyse_play(data, first=first)  # type: ignore[arg-type]
         assert option.value.field == "first"
+
+
+@pytest.mark.parametrize(
+    ("example", "change"),
+    [
+        ("klaverjas.jsonl", {"trick": None}),  # a TypeError from the client's to_dict
+        ("klaverjas.jsonl", {"rules": None}),  # an AttributeError
+        ("klaverjas.jsonl", {"trick": ("SA",)}),  # sent as "SA", which the library refuses
+        ("besigue.jsonl", {"talon": None}),  # a TypeError
+    ],
+)
+def test_the_client_checks_a_position_changed_with_replace_as_the_library_does(example: str, change: dict[str, Any]) -> None:
+    """A Position built directly or changed by dataclasses.replace: the library checks it
+    (`checked()`); the client wrote it out unchecked, so it crashed with a TypeError or
+    an AttributeError, or sent what the library refuses, and got an answer."""
+    position = load_position((ROOT / "examples" / example).read_text().splitlines()[0])
+    changed = dataclasses.replace(position, **change)
+    with pytest.raises(PlisError) as library:
+        analyse(changed)
+    nowhere = Client("unix:/nonexistent/plis.sock", retries=0)  # anything sent would fail to connect
+    for call in (nowhere.analyse, nowhere.hint):
+        with pytest.raises(type(library.value)) as info:
+            call(changed)
+        assert info.value.field == "position." + library.value.field
+    [(index, refused)] = list(nowhere.analyse_batch([changed]))
+    assert index == 0 and type(refused) is type(library.value) and refused.field == library.value.field
 
 
 def test_the_service_answers_a_bad_position_of_a_batch_in_its_place(server: BackgroundServer) -> None:
