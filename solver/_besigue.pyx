@@ -1199,7 +1199,8 @@ cdef class BesigueEngine:
     kept between calls while they search one deal (the same trump, trick rule and
     options; talons that are the ends of one another), so repeated searches of one
     position, and the later positions of its deal, reuse it; a deal left for another
-    is parked, and taken up again when one of its positions comes back."""
+    is parked, and taken up again when one of its positions comes back.
+    `BesigueEngine()` has 8 MB, as the library's own when no `engine=` is given."""
 
     cdef Entry* table
     cdef uint64_t table_mask

@@ -2234,7 +2234,9 @@ cdef class Engine:
     """A search engine with its own transposition tables, `tt_megabytes` in all (the
     largest power of two up to an eighth for the table of positions, the rest for the
     shape table; in Klaverjas
-    `score`, the nat entries, NatEntry, share the shape table).
+    `score`, the nat entries, NatEntry, share the shape table).  `Engine()` has 32 MB;
+    the library's own engines, when no `engine=` is given, have 8 MB, or 64 MB for a
+    position with more than 32 cards to play (`analysis.default_tt_megabytes`).
 
     One engine serves one thread at a time; give each thread its own.  The tables
     are kept between calls and reused when the next position comes from the same deal
