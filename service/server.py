@@ -55,7 +55,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -365,8 +365,11 @@ class Guard:
             self._pool.give_back(slot)
 
     def work(self, work: Callable[[Guard], T]) -> T:
-        """`work(self)`, in a worker thread, giving back the engine it took."""
+        """`work(self)`, in a worker thread, giving back the engine it took; nothing
+        if the call ended while it waited for the worker (its client or its deadline)."""
         try:
+            if self.cancelled:
+                raise Cancelled(self._shutdown)
             return work(self)
         finally:
             self.give_back()
@@ -656,9 +659,16 @@ class SolverServicer(pb_grpc.SolverServicer):
     async def _call(self, context: grpc.aio.ServicerContext, work: Callable[[Guard], T], request: Any) -> T:
         """Run `work(guard)` in the pool and turn its failures into the call's status."""
         guard = await self._admit(context, request)
+        running: list[asyncio.Future[T]] = []
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.pool, guard.work, work)
+            running.append(loop.run_in_executor(self.pool, guard.work, work))
+            running[0].add_done_callback(_retrieved)  # the call may end before it does
+            # shielded: a call its client or its deadline ends must not cancel its work in
+            # the pool, which would stay queued there, holding the request, until a worker
+            # takes it; it is let through at once (the guard is cancelled) and the call
+            # counts as pending until then
+            return await asyncio.shield(running[0])
         except (InvalidRequest, PlisError) as exc:
             # a PlisError found past the request's checks (none known) is bad input all the same
             request_error = exc if isinstance(exc, InvalidRequest) else InvalidRequest(exc)
@@ -683,9 +693,19 @@ class SolverServicer(pb_grpc.SolverServicer):
             raise
         finally:
             guard.cancel()  # a cancelled call's search stops at once (a finished one has none)
-            self.guards.discard(guard)
-            self.pending -= 1
-            self.pending_bytes -= guard.request_bytes
+            self._let_go(guard, running)
+
+    def _let_go(self, guard: Guard, works: Iterable[asyncio.Future[Any]]) -> None:
+        """The call's place among the pending calls (and its request's bytes) goes once
+        none of its `works` is left in the pool: a call that ended while they waited for
+        a worker (its client or its deadline) still holds its request there."""
+        left = [work for work in works if not work.done()]
+        if left:
+            left[0].add_done_callback(lambda _: self._let_go(guard, left[1:]))
+            return
+        self.guards.discard(guard)
+        self.pending -= 1
+        self.pending_bytes -= guard.request_bytes
 
     def cancel_all(self, shutdown: bool = False) -> None:
         for guard in list(self.guards):
@@ -830,9 +850,7 @@ class SolverServicer(pb_grpc.SolverServicer):
                     await _abort_cancelled(context, ended)
         finally:
             guard.cancel()
-            self.guards.discard(guard)
-            self.pending -= 1
-            self.pending_bytes -= guard.request_bytes
+            self._let_go(guard, running)
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:
