@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -277,11 +278,16 @@ class RetriedError(grpc.RpcError):
         return getattr(self.errors[-1], name)
 
 
+# the address gRPC last tried, in its "failed to connect" details: "localhost" is tried
+# as ipv4:127.0.0.1:PORT and ipv6:[::1]:PORT in turn, the same failure either way
+_TRIED_ADDRESS = re.compile(r"\bipv[46]:\S+?:\d+: ")
+
+
 def _failed(errors: list[grpc.RpcError]) -> grpc.RpcError:
     """What a call retried on UNAVAILABLE raises at the end: its last error, or where
     the attempts failed for other reasons, a RetriedError that names the first too."""
-    told = [str(e.details() or "") for e in errors]  # type: ignore[attr-defined]
-    return errors[-1] if len(set(told)) == 1 else RetriedError(errors)
+    told = {_TRIED_ADDRESS.sub("", str(e.details() or "")) for e in errors}  # type: ignore[attr-defined]
+    return errors[-1] if len(told) == 1 else RetriedError(errors)
 
 
 class Client(_Base):
@@ -292,9 +298,8 @@ class Client(_Base):
     overrides the name checked in the certificate).  `timeout`: seconds for each
     call unless the call gives its own (None: no deadline).  A call's own `timeout=`
     left out or None takes the client's; `math.inf` (or a year or more) is no deadline
-    for that call.  `retries`: attempts
-    after the first when the server is UNAVAILABLE, waiting `backoff`, 2 x
-    `backoff`... seconds in between.
+    for that call.  `retries`: attempts after the first when the server is
+    UNAVAILABLE, waiting `backoff`, 2 x `backoff`... seconds in between.
     """
 
     def __init__(

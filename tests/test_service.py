@@ -1477,6 +1477,30 @@ def test_the_client_retries_while_the_server_is_unavailable() -> None:
         late.stop()
 
 
+def test_a_server_down_is_one_reason_whichever_address_was_tried_last() -> None:
+    """Every attempt against a port with no server fails the same way, though gRPC's
+    details name the address it tried last ("localhost" is tried as ipv4 and ipv6 in
+    turn): the last error, not a RetriedError listing the first as another reason."""
+    from service.client import _failed
+
+    class Failed(grpc.RpcError):
+        def __init__(self, details: str) -> None:
+            self._details = details
+
+        def code(self) -> grpc.StatusCode:
+            return grpc.StatusCode.UNAVAILABLE
+
+        def details(self) -> str:
+            return self._details
+
+    told = "failed to connect to all addresses; last error: UNKNOWN: {}: Failed to connect to remote host: Connection refused"
+    down = [Failed(told.format(a)) for a in ("ipv4:127.0.0.1:1", "ipv6:%5B::1%5D:1", "ipv4:127.0.0.1:1")]
+    assert _failed(down) is down[-1]
+    other = [Failed("the server is shutting down"), *down]
+    assert isinstance(_failed(other), RetriedError)
+    assert "(after 4 attempts; the first: the server is shutting down)" in _failed(other).details()
+
+
 @pytest.mark.parametrize("call", ["sync batch", "async hint", "async batch"])
 def test_every_client_call_retries_while_the_server_is_unavailable(call: str) -> None:
     """The unary call's retries are tested above; a batch, and the async client's
