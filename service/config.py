@@ -37,6 +37,7 @@ class ServerConfig:
     tls_key: str | None = None
     token: str | None = None  # required as `authorization: Bearer <token>` when set
     grace: float = 5.0  # seconds the calls in flight get at shutdown
+    max_call_seconds: float | None = None  # a call's time at most, as if its deadline (None: no bound)
     processes: int = 1  # server processes sharing the port (SO_REUSEPORT, Linux)
     # one of those processes: it binds the port with SO_REUSEPORT.  Else not, so that a
     # second server on a port in use fails instead of silently taking half the calls
@@ -143,6 +144,14 @@ def add_serve_arguments(cmd: argparse.ArgumentParser) -> None:
         help="time the calls in flight get at shutdown (default: %(default)s)",
     )
     cmd.add_argument(
+        "--max-call-seconds",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the most time a call may take, waiting for a worker included, as if its deadline were no later "
+        "(default: none; a call without a deadline then searches until it is done)",
+    )
+    cmd.add_argument(
         "--processes",
         type=int,
         default=1,
@@ -216,6 +225,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ValueError(f"--tt-memory-mb {args.tt_memory_mb} is more than the memory free now (about {spare} MB to spare)")
     if not 0 <= args.grace < math.inf:  # NaN too
         raise ValueError(f"--grace must be a number of seconds, 0 or more, got {args.grace}")
+    if args.max_call_seconds is not None and not 0 < args.max_call_seconds < math.inf:  # NaN too
+        raise ValueError(f"--max-call-seconds must be a number of seconds above 0, got {args.max_call_seconds}")
     check_address(args.address)
     config = ServerConfig(
         address=args.address,
@@ -227,6 +238,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         tls_key=args.tls_key,
         token=token,
         grace=args.grace,
+        max_call_seconds=args.max_call_seconds,
         processes=args.processes,
     )
     if config.tt_memory_mb < LEAST_WORKER_MEGABYTES * config.worker_count:

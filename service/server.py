@@ -108,8 +108,19 @@ DEALS_KEPT = MOST_PARKED_DEALS + 1  # an engine's current deal and those it park
 SHUTDOWN_MARGIN = 0.25  # seconds before the grace ends when the searches still running stop
 # the bytes of the requests of all calls pending together (a position is under 1 KB, a
 # batch of 1,000 under 1 MB; gRPC takes messages of up to 4 MB, each held, decoded, at
-# about three times that while its call waits for a worker): beyond, RESOURCE_EXHAUSTED
+# about three times that while its call waits for a worker): beyond, RESOURCE_EXHAUSTED.
+# Each entry of a request's lists counts `ENTRY_BYTES` more: decoded, an entry of two bytes
+# takes some 60 (4 MB of empty ones took 130 MB a call, 16 calls 2.2 GB)
 MOST_PENDING_BYTES = 64 * 1024 * 1024
+ENTRY_BYTES = 64
+# the most entries of a repeated field in a request (a position's hands, played, options...,
+# a claim's best, exact_moves' moves), far beyond any game's (64 cards; Bésigue's played,
+# cards and declarations, under 100), by field where lower: `melded` has an entry a seat,
+# a seat's `cards` one a card face up.  Beyond, INVALID_ARGUMENT before the call waits
+MOST_ENTRIES = 256
+MOST_ENTRIES_OF = {"plis.v1.Position.melded": 8, "plis.v1.MeldedCards.cards": MAX_CARDS}
+# the reason an oversized field is refused with, by the first part of its path
+OVERSIZED_REASONS = {"claim": "INVALID_CLAIM", "exact_moves": "BAD_OPTION"}
 
 T = TypeVar("T")
 S = TypeVar("S", Result, Hint)
@@ -555,6 +566,35 @@ class Guard:
 # --- the service ---------------------------------------------------------------------------
 
 
+class Oversized(Exception):
+    """A repeated field of a request that holds more entries than the server reads."""
+
+    def __init__(self, field: str, entries: int, most: int) -> None:
+        super().__init__(f"{field}: holds {entries:,} entries, more than this server reads ({most})")
+        self.field, self.entries, self.most = field, entries, most
+
+
+def request_entries(message: Any, path: str = "") -> int:
+    """The entries of the repeated fields of `message` (a request, or a part of one), its
+    parts' too; `Oversized` for the first field that holds more than `MOST_ENTRIES`
+    (`MOST_ENTRIES_OF`).  A batch's `positions` are bounded by `--max-batch` instead."""
+    entries = 0
+    for field, value in message.ListFields():
+        name = path + field.name
+        if field.is_repeated:
+            entries += len(value)
+            most = None if field.full_name == "plis.v1.AnalyseBatchRequest.positions" else (
+                MOST_ENTRIES_OF.get(field.full_name, MOST_ENTRIES)
+            )
+            if most is not None and len(value) > most:
+                raise Oversized(name, len(value), most)
+            if field.message_type is not None and not field.message_type.GetOptions().map_entry:
+                entries += sum(request_entries(item, f"{name}[{i}].") for i, item in enumerate(value))
+        elif field.message_type is not None:
+            entries += request_entries(value, name + ".")
+    return entries
+
+
 class InvalidRequest(Exception):
     """A PlisError, with the path of its field in the request."""
 
@@ -627,6 +667,9 @@ class SolverServicer(pb_grpc.SolverServicer):
     # -- plumbing
     def _guard(self, context: grpc.aio.ServicerContext) -> Guard:
         remaining = context.time_remaining()
+        most = self.config.max_call_seconds  # the server's own bound on a call's time, if any
+        if most is not None and (remaining is None or remaining > most):
+            remaining = most  # as if the call's deadline were then
         deadline = None
         if remaining is not None:
             # the searches stop a little before the call's deadline, so that
@@ -638,14 +681,21 @@ class SolverServicer(pb_grpc.SolverServicer):
     async def _admit(self, context: grpc.aio.ServicerContext, request: Any) -> Guard:
         """The call's guard, counted as pending with its request's bytes (the caller's
         `finally` lets it go); RESOURCE_EXHAUSTED when the server already holds as many
-        calls as it takes, or as many bytes of requests (one call is always taken)."""
+        calls as it takes, or as many bytes of requests (one call is always taken; each
+        entry of a request's lists counts `ENTRY_BYTES` more).  INVALID_ARGUMENT first for
+        a list longer than any position's."""
+        try:
+            entries = request_entries(request)  # (RequestDecodeInterceptor refused it already)
+        except Oversized as exc:
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, _oversized_status(exc))
         if self.pending >= self.config.max_pending:
             message = f"{self.config.max_pending} calls pending already, the most this server takes"
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
-        size = request.ByteSize()
+        size = request.ByteSize() + ENTRY_BYTES * entries
         if self.pending and self.pending_bytes + size > MOST_PENDING_BYTES:
             message = (
-                f"the calls pending hold {self.pending_bytes:,} bytes of requests already; this one's "
+                f"the calls pending hold {self.pending_bytes:,} bytes of requests already (an entry of a list "
+                f"counted as {ENTRY_BYTES}); this one's "
                 f"{size:,} would pass the most this server holds ({MOST_PENDING_BYTES:,})"
             )
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
@@ -837,13 +887,22 @@ class SolverServicer(pb_grpc.SolverServicer):
                     next_index += 1
                 done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 ended: Exception | None = None  # every answer done is sent before the call ends
-                for future in done:
-                    try:
-                        answer = future.result()
-                    except (DeadlineReached, Cancelled) as exc:
-                        ended = ended or exc
-                        continue
-                    yield answer
+                while done:
+                    for future in done:
+                        try:
+                            answer = future.result()
+                        except (DeadlineReached, Cancelled) as exc:
+                            ended = ended or exc
+                            continue
+                        yield answer
+                    done = set()
+                    if ended is not None and running:
+                        # the other positions running end now too (their searches stop at the
+                        # deadline, or at the cancel): those that answer first, or did while
+                        # the answers above were sent, are sent before the call ends (within
+                        # half the call's time left: its own status must get there first)
+                        left = context.time_remaining()
+                        done, running = await asyncio.wait(running, timeout=None if left is None else left / 2)
                 if isinstance(ended, DeadlineReached):
                     await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the batch was done")
                 elif isinstance(ended, Cancelled):
@@ -937,10 +996,19 @@ class RequestDecodeInterceptor(grpc.aio.ServerInterceptor):
 
 
 class _Undecodable:
-    """What a request that could not be decoded becomes: its error, for the handler to report."""
+    """What a request that could not be decoded becomes: its error, for the handler to report
+    (a request with a list longer than the server reads is dropped as soon as it is
+    decoded, too: calls refused while they send their status would otherwise each hold
+    theirs, some 60 MB for 4 MB of empty entries)."""
 
-    def __init__(self, error: Exception) -> None:
-        self.error = error
+    def __init__(self, status: status_pb2.Status) -> None:
+        self.status = status
+
+
+def _oversized_status(exc: Oversized) -> status_pb2.Status:
+    reason = OVERSIZED_REASONS.get(exc.field.split(".", 1)[0], "INVALID_POSITION")
+    message = f"holds {exc.entries:,} entries, more than this server reads ({exc.most})"
+    return _error_status(grpc.StatusCode.INVALID_ARGUMENT, reason, exc.field, message)
 
 
 def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
@@ -948,14 +1016,19 @@ def _decoded(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
 
     def lenient(data: bytes) -> Any:
         try:
-            return parse(data)  # type: ignore[misc]
+            request = parse(data)  # type: ignore[misc]
         except Exception as exc:  # noqa: BLE001 - protobuf's DecodeError, or a UnicodeDecodeError
-            return _Undecodable(exc)
+            message = f"not a valid message of this call ({type(exc).__name__}: {exc})"
+            return _Undecodable(_error_status(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", "request", message))
+        if getattr(getattr(request, "DESCRIPTOR", None), "full_name", "").startswith(f"{pb.DESCRIPTOR.package}."):
+            try:
+                request_entries(request)
+            except Oversized as exc:
+                return _Undecodable(_oversized_status(exc))
+        return request
 
     async def refuse(request: _Undecodable, context: grpc.aio.ServicerContext) -> None:
-        message = f"not a valid message of this call ({type(request.error).__name__}: {request.error})"
-        await _abort(context, grpc.StatusCode.INVALID_ARGUMENT,
-                     _error_status(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", "request", message))
+        await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, request.status)
 
     async def streaming(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         if isinstance(request, _Undecodable):
@@ -1276,14 +1349,22 @@ def probe_port(host: str, port: int) -> tuple[int, int]:
 def probe_socket_file(address: str) -> None:
     """Refuse a `unix:` socket file that another server is serving on: gRPC would
     remove it and bind a new one, the other server left running but unreachable (and,
-    once this one stops, the file gone).  A file no server answers on (a server that was
-    killed) is left for gRPC to replace."""
+    once this one stops, the file gone).  A socket file no server answers on (a server
+    that was killed) is left for gRPC to replace; a path that is no socket file (a file,
+    a directory) is refused, in those words."""
     path = address[len("unix:") :]
     if path.startswith("//"):  # unix:///abs/path
         path = path[2:]
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # none there: gRPC makes it (or fails, for its directory)
+        return
+    if not stat.S_ISSOCK(mode):
+        # gRPC would fail with "Address already in use", which was reported as a directory
+        # missing or not writable
+        what = "a directory" if stat.S_ISDIR(mode) else "a file that is not a socket"
+        raise ValueError(f"cannot listen on {address}: {path} is {what}; give the path of a socket file, or of none")
     with contextlib.suppress(OSError):
-        if not stat.S_ISSOCK(os.stat(path).st_mode):
-            return
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             probe.settimeout(1.0)
             probe.connect(path)

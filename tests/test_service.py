@@ -46,6 +46,7 @@ from service.server import (
     SERVICE_NAME,
     BackgroundServer,
     Cancelled,
+    DeadlineReached,
     EnginePool,
     Guard,
     PlisServer,
@@ -419,6 +420,59 @@ def test_large_requests_waiting_for_a_worker_are_bounded_in_bytes() -> None:
     assert codes[grpc.StatusCode.RESOURCE_EXHAUSTED] >= 4, codes
 
 
+@pytest.mark.parametrize(
+    "method, request_, reason, field",
+    [
+        ("Hint", pb.HintRequest(position=pb.Position(game="jass", hands=[""] * 100_000)), "INVALID_POSITION",
+         "position.hands"),
+        ("AnalyseBatch", pb.AnalyseBatchRequest(positions=[pb.Position(game="besigue"),
+                                                           pb.Position(game="besigue", melded=[pb.MeldedCards()] * 9)]),
+         "INVALID_POSITION", "positions[1].melded"),
+        ("Analyse", pb.AnalyseRequest(position=pb.Position(game="besigue", melded=[
+            pb.MeldedCards(cards=[pb.MeldedCard(kinds=[""] * 300)])])), "INVALID_POSITION", "position.melded[0].cards[0].kinds"),
+        ("VerifyPuzzle", pb.VerifyPuzzleRequest(position=pb.Position(game="jass"), claim=pb.Claim(best=["HA"] * 1000)),
+         "INVALID_CLAIM", "claim.best"),
+    ],
+)
+def test_a_list_longer_than_any_position_has_is_refused_at_once(
+    server: BackgroundServer, method: str, request_: Any, reason: str, field: str
+) -> None:
+    """4 MB of empty list entries decode to some 60 MB (two bytes each on the wire): such
+    requests were held at that size while they waited for a worker, 16 of them 2.2 GB."""
+    with grpc.insecure_channel(server.address) as channel:
+        stub = pb_grpc.SolverStub(channel)
+        with pytest.raises(grpc.RpcError) as info:
+            answer = getattr(stub, method)(request_, timeout=10)
+            if method == "AnalyseBatch":
+                list(answer)
+    code, details = error_info(info.value)
+    assert (code, details.reason, details.metadata["field"]) == (grpc.StatusCode.INVALID_ARGUMENT, reason, field)
+
+
+def test_the_entries_of_requests_waiting_for_a_worker_count_toward_their_bound() -> None:
+    """A batch of 3 MB whose positions' lists hold two million entries took some 100 MB
+    decoded while it waited: it counts as such, and is refused with RESOURCE_EXHAUSTED
+    behind a call already pending."""
+    lists = {name: [""] * 250 for name in ("hands", "trick", "deal", "played", "talon")}
+    numbers = {name: [0] * 250 for name in ("scored", "tricks", "sevens")}
+    heavy = pb.AnalyseBatchRequest(positions=[pb.Position(game="jass", **lists, **numbers)] * 1000)
+    assert heavy.ByteSize() < 4 * 1024 * 1024
+    from .besigue_random import random_position as besigue_position
+
+    long = convert.position_from_dict(besigue_position(random.Random(5), 20).to_dict())  # seconds to solve
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, max_batch=1000)) as background:
+        with grpc.insecure_channel(background.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            busy = stub.Analyse.future(pb.AnalyseRequest(position=long), timeout=10)
+            time.sleep(0.3)
+            try:
+                with pytest.raises(grpc.RpcError) as info:
+                    list(stub.AnalyseBatch(heavy, timeout=10))
+                assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            finally:
+                busy.cancel()
+
+
 def test_a_socket_file_another_server_serves_on_is_refused(tmp_path: Path) -> None:
     """As a port in use: gRPC replaced the file, and the first server, still running,
     could no longer be reached (once the second stopped, by anyone)."""
@@ -432,6 +486,24 @@ def test_a_socket_file_another_server_serves_on_is_refused(tmp_path: Path) -> No
             second.stop()
         with Client(address, timeout=10) as c:
             assert c.hint(EXAMPLE).best == ("S8",)
+
+
+@pytest.mark.parametrize("kind", ["file", "directory"])
+def test_a_socket_path_that_is_no_socket_file_is_refused_in_plain_words(tmp_path: Path, kind: str) -> None:
+    """gRPC fails to bind it ("Address already in use"), and the server said "no such
+    directory, or one this process may not write in", of a directory that was there."""
+    path = tmp_path / "plis.sock"
+    if kind == "file":
+        path.write_text("kept")
+    else:
+        path.mkdir()
+    server = BackgroundServer(ServerConfig(address=f"unix:{path}", workers=1, tt_memory_mb=8))
+    try:
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))} is (a file that is not a socket|a directory)"):
+            server.start()
+    finally:
+        server.stop()
+    assert path.is_dir() if kind == "directory" else path.read_text() == "kept"
 
 
 # --- health and reflection ------------------------------------------------------------------------
@@ -879,6 +951,34 @@ def test_a_deadline_stops_a_hard_search(client: Client) -> None:
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
 
 
+def test_max_call_seconds_bounds_a_call_that_sends_no_deadline() -> None:
+    """Without it, a call with no deadline and a year's time limit held its worker for as
+    long as its search took (a whole Bésigue deal: hours), and `--workers` of them every
+    worker; with it, such a call ends as if its deadline came then."""
+    year = pb.SearchLimits()
+    year.time_limit.seconds = 365 * 24 * 3600
+    hard = convert.position_from_dict(HARD_DEAL)
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8, max_call_seconds=0.3)) as background:
+        with grpc.insecure_channel(background.address) as channel:
+            stub = pb_grpc.SolverStub(channel)
+            started = time.monotonic()
+            with pytest.raises(grpc.RpcError) as info:
+                stub.Analyse(pb.AnalyseRequest(position=hard))  # no deadline
+            assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+            answer = stub.Hint(pb.HintRequest(position=hard, limits=year))  # answers by then, inexact
+            assert not answer.exact and answer.limit == "time" and answer.best
+            assert time.monotonic() - started < 3
+            assert stub.Hint(pb.HintRequest(position=hard, limits=year), timeout=0.2).limit == "time"  # a nearer deadline wins
+
+
+def test_max_call_seconds_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.cli import main
+
+    for bad in ("0", "-1", "nan", "inf"):
+        assert main(["serve", "--max-call-seconds", bad]) == 2
+        assert "--max-call-seconds must be a number of seconds above 0" in capsys.readouterr().err
+
+
 def test_a_request_with_a_time_limit_answers_before_its_deadline(client: Client) -> None:
     """A deadline before the time limit's end cuts the limit short: an inexact answer
     comes a margin before the deadline, as the limit would give it, not DEADLINE_EXCEEDED
@@ -1181,6 +1281,33 @@ def test_health_and_reflection_refuse_a_request_that_is_not_a_message(
             iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10)
         assert "plis.v1.Solver" in {s.name for r in listing for s in r.list_services_response.service}
     assert not [r for r in caplog.records if r.exc_info]
+
+
+def test_a_batch_ended_by_its_deadline_sends_the_answers_of_the_positions_still_running(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One position of a batch finds its deadline passed while another's search is about to
+    answer: that answer is sent before DEADLINE_EXCEEDED (it was lost, about 1 in 300
+    batches that a deadline ended, with positions of a few ms)."""
+    original = Guard.analyse
+    calls = itertools.count()
+
+    def analyse(self: Guard, *args: Any, **kwargs: Any) -> Any:
+        if next(calls) == 0:
+            raise DeadlineReached()
+        time.sleep(0.1)  # answers just after the other position found the deadline passed
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Guard, "analyse", analyse)
+    positions = [convert.position_from_dict(p.to_dict()) for p in POSITIONS[:2]]
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=2, tt_memory_mb=8)) as background:
+        with grpc.insecure_channel(background.address) as channel:
+            answers = []
+            with pytest.raises(grpc.RpcError) as info:
+                for answer in pb_grpc.SolverStub(channel).AnalyseBatch(pb.AnalyseBatchRequest(positions=positions), timeout=10):
+                    answers.append(answer)
+    assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert len(answers) == 1 and answers[0].HasField("result")
 
 
 def test_a_batch_ended_by_its_deadline_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
