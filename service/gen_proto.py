@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the committed code is up to date")
     args = parser.parse_args(argv)
+    if not (PROTO_ROOT / PROTO).is_file():  # an installed copy: the .proto is not installed
+        print(f"gen_proto: no {PROTO_ROOT / PROTO}: run it from a checkout of plis", file=sys.stderr)
+        return 2
     if args.check:
         differ = stale()
         for name in differ:

@@ -17,6 +17,8 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .helpers import ROOT, needs_git_checkout
 
 if sys.version_info >= (3, 11):
@@ -111,3 +113,15 @@ def test_the_runtime_dependencies_are_what_the_installed_packages_import() -> No
         assert owners, f"{module} is imported by the installed packages but is no dependency's"
         used |= owners
     assert [name for name in names if name not in used] == [], "dependencies that solver and service never import"
+
+
+def test_gen_proto_outside_a_checkout_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The wheel ships service/gen_proto.py but not proto/: run from an install, it said
+    nothing useful (grpc_tools missing, or a path in site-packages)."""
+    from service import gen_proto
+
+    monkeypatch.setattr(gen_proto, "PROTO_ROOT", tmp_path / "proto")
+    assert gen_proto.main(["--check"]) == 2
+    assert "run it from a checkout of plis" in capsys.readouterr().err
