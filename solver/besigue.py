@@ -12,6 +12,7 @@ has scored), because a marked copy is not interchangeable with a fresh one.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 from collections import Counter
@@ -22,6 +23,7 @@ from typing import Any
 
 from .cards import SUITS, Card, parse_cards
 from .errors import (
+    SUIT_NAMES,
     CardError,
     DuplicateCardError,
     IllegalMoveError,
@@ -31,6 +33,7 @@ from .errors import (
     ended_deal_side,
     ints_per_side,
     json_kind,
+    meant,
     parse_json,
     refuse_unknown_keys,
     shown,
@@ -88,7 +91,7 @@ class Copy:
     def parse(cls, token: str, field_name: str) -> Copy:
         match = COPY_TOKEN.match(token) if isinstance(token, str) else None
         if match is None:
-            raise CardError(field_name, f"{shown(token)} is not a card (like \"SQ\" or \"SQ[besigue]\")")
+            raise CardError(field_name, f"{shown(token)} is not a card (like \"SQ\" or \"SQ[besigue]\"){_as_meld(token)}")
         card = Card.parse(match.group(1), field_name)
         marks = frozenset(m.strip() for m in (match.group(2) or "").split(",") if m.strip())
         for mark in marks:
@@ -164,7 +167,8 @@ class BesiguePosition:
         if trump is None:
             raise PositionError("trump", "required for besigue (the suit of the retourne: C, S, H or D)")
         if not isinstance(trump, str) or trump.upper() not in SUITS:
-            raise PositionError("trump", f"besigue trump must be one of C, S, H, D, got {shown(trump)}")
+            suggestion = meant(trump, SUITS, SUIT_NAMES)
+            raise PositionError("trump", f"besigue trump must be one of C, S, H, D, got {shown(trump)}{suggestion}")
         rules = Besigue(options, trump.upper(), None)
         objective = checked_objective(Besigue, data.get("objective", Besigue.OBJECTIVES[0]))
         scored = _pair(data.get("scored"), "scored", allow_negative=True)
@@ -231,7 +235,7 @@ class BesiguePosition:
         )
         start._check(tricks_given=True, field_name="deal")
         if not isinstance(played, (list, tuple)):
-            raise PositionError("played", "must be a list of moves")
+            raise PositionError("played", f"must be a list of moves, as [\"SQ\", \"pass\"], got {json_kind(played)}")
         position = start
         implied = []
         for index, token in enumerate(played):
@@ -391,7 +395,7 @@ class BesiguePosition:
         if len(self.trick) > 1:
             raise PositionError("trick", f"holds {len(self.trick)} cards; a trick in progress has at most 1")
         counts: Counter[Card] = Counter()
-        places: dict[Card, str] = {}
+        places: dict[Card, list[str]] = {}
         for where, cards in (
             *((f"{field_name}[{s}]", [c.card for c in h]) for s, h in enumerate(self.hands)),
             ("talon", list(talon)),
@@ -402,8 +406,9 @@ class BesiguePosition:
                     raise CardError(where, f"{card} is not a card of this game")
                 counts[card] += 1
                 if counts[card] > 2:
-                    raise DuplicateCardError(where, f"{card} appears three times (also in {places[card]}); there are two of each")
-                places[card] = where
+                    also = " and ".join(places[card])
+                    raise DuplicateCardError(where, f"{card} appears three times (also in {also}); there are two of each")
+                places.setdefault(card, []).append(where)
 
     def _check_declaration(self) -> None:
         if self.to_declare is not None:
@@ -626,6 +631,8 @@ class BesiguePosition:
             return fits[0]
         if len(fits) > 1:
             raise IllegalMoveError(field_name, f"{move} is ambiguous: say which copies ({', '.join(fits)})", index)
+        if self.to_declare is not None and move.startswith("meld:"):
+            self._check_meld_written(move, seat, field_name, index)
         if self.to_declare is None:
             card = Copy.parse(move, field_name).card
             if card.rank not in Besigue.RANKS:  # as a position's cards are checked: INVALID_CARD
@@ -634,7 +641,42 @@ class BesiguePosition:
                 raise error
             if all(c.card != card for c in self.hands[seat]):
                 raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}", index)
-        raise IllegalMoveError(field_name, f"seat {seat} may not play {move} here (legal: {', '.join(legal)})", index)
+        verb = "declare" if is_declaration(move) else "play"
+        raise IllegalMoveError(field_name, f"seat {seat} may not {verb} {move} here (legal: {', '.join(legal)})", index)
+
+    def _check_meld_written(self, move: str, seat: int, field_name: str, index: int | None) -> None:
+        """A meld that is no legal move: an error that says what is wrong with it where
+        that can be told (a kind misspelt, no cards, a token that is no card, a card the
+        seat does not hold); else nothing, and the caller's error lists the legal moves."""
+        kind, _, cards = move[5:].partition(":")
+        if kind.strip() not in MELD_KINDS:
+            close = difflib.get_close_matches("_".join(kind.lower().split()), MELD_KINDS, n=1, cutoff=0.6)
+            suggestion = f"; did you mean {shown(close[0])}?" if close else ""
+            raise IllegalMoveError(
+                field_name, f"{move}: {shown(kind)} is not a meld (the melds: {', '.join(MELD_KINDS)}){suggestion}", index
+            )
+        tokens = _split_copies(cards)
+        if not tokens:
+            raise IllegalMoveError(
+                field_name, f"{move}: names no cards (a meld is written meld:KIND:CARDS, as \"meld:marriage:HK HQ\")", index
+            )
+        needed: Counter[Card] = Counter()
+        for token in tokens:
+            try:
+                card = Copy.parse(token, field_name).card
+            except CardError as exc:
+                exc.index = index
+                raise
+            if card.rank not in Besigue.RANKS:
+                error = CardError(field_name, f"{card} is not a card of this game")
+                error.index = index
+                raise error
+            needed[card] += 1
+        held = Counter(copy.card for copy in self.hands[seat])
+        for card, count in needed.items():
+            if held[card] < count:
+                times = f" {count} times" if count > 1 else ""
+                raise IllegalMoveError(field_name, f"{move}: seat {seat} does not hold {card}{times}", index)
 
     def _play_card(self, seat: int, copy: Copy, played: tuple[str, ...]) -> BesiguePosition:
         hand = list(self.hands[seat])
@@ -734,6 +776,13 @@ class BesiguePosition:
 def _split_copies(text: str) -> list[str]:
     """Copy tokens of a meld: spaces separate cards, but not inside brackets."""
     return re.findall(r"[^\s\[\]]+(?:\[[^\]]*\])?", text)
+
+
+def _as_meld(token: Any) -> str:
+    """For a token that is not a card but a meld without its `meld:`: how to write it."""
+    if isinstance(token, str) and token.partition(":")[0].strip().lower() in MELD_KINDS and ":" in token:
+        return f'; a meld is written "meld:{token.strip()}"'
+    return ""
 
 
 def is_declaration(move: str) -> bool:
@@ -846,8 +895,8 @@ def _marked_hands(rules: Besigue, hands: tuple[list[Card], list[Card]], melded: 
             copies.append(Copy(card, frozenset(kinds)))
         seven = Card.parse(f"{rules.trump_suit}7")
         if sevens[seat] > free[seven]:
-            scored_sevens = counted(sevens[seat], "scored trump 7")
-            raise PositionError(f"sevens[{seat}]", f"{scored_sevens}, but seat {seat} holds {free[seven]}")
+            scored_sevens, held = counted(sevens[seat], "scored trump 7"), free[seven] or "no"
+            raise PositionError(f"sevens[{seat}]", f"{scored_sevens}, but seat {seat} holds {held} {seven}")
         free[seven] -= sevens[seat]
         copies += [Copy(seven, frozenset({SEVEN_MARK}))] * sevens[seat]
         copies += [Copy(card) for card, n in free.items() for _ in range(n)]

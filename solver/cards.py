@@ -54,7 +54,7 @@ class Card:
         if len(text) == 3 and text[1:] == "10":  # accept "H10" for the ten
             text = text[0] + "T"
         if len(text) != 2 or text[0] not in SUITS or text[1] not in RANKS:
-            raise CardError(field, f"{shown(token)} is not a card (suit CSHD then rank AKQJT9876, e.g. \"HJ\")")
+            raise CardError(field, f"{shown(token)} is not a card (suit CSHD then rank AKQJT9876, e.g. \"HJ\"){_meant(token)}")
         return _CARDS[text]
 
     @property
@@ -75,6 +75,24 @@ class Card:
 
 
 _CARDS = {s + r: Card(s, r) for s in SUITS for r in RANKS}
+SUIT_SYMBOLS = {"♣": "C", "♧": "C", "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D"}
+
+
+def _meant(token: str) -> str:
+    """What a token that is not a card likely meant, for its error: cards run
+    together with commas, a suit symbol, a rank written first or a 10 ("10H": "HT")."""
+    text = token.strip()
+    if "," in text or ";" in text:
+        return '; this looks like several cards: one card a token ("HJ H9 S7" in a hand, ["HJ", "H9"] in a list)'
+    text = "".join(SUIT_SYMBOLS.get(ch, ch) for ch in text)
+    if not text.isascii():
+        return ""
+    text = text.upper().replace("10", "T")
+    if len(text) == 2:
+        for guess in (text, text[::-1]):
+            if guess[0] in SUITS and guess[1] in RANKS:
+                return f'; did you mean "{guess}"?'
+    return ""
 
 
 def deck(ranks: str) -> list[Card]:

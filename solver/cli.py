@@ -33,7 +33,7 @@ from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint, pref
 from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition, is_declaration
 from .cards import format_cards
-from .errors import DuplicateKeyError, PlisError, PositionError, counted, json_kind, load_json, table_megabytes
+from .errors import DuplicateKeyError, PlisError, PositionError, counted, json_hint, json_kind, load_json, table_megabytes
 from .features import (
     PlayAnalysis,
     TrumpEntry,
@@ -354,9 +354,16 @@ def _at_least(option: str, least: int, meaning: str) -> Callable[[str], int]:
 
 
 def _objective_name(text: str) -> str:
-    """An argparse type: a name (which names are the game's is checked with each line)."""
+    """An argparse type: the name of some game's objective (which names are the line's
+    game's is checked with each line).  A name no game has is refused at once: it may
+    be the FILE taken as the option's value (`--objective FILE`), the positions then
+    read from standard input."""
     if not text.strip():
         raise argparse.ArgumentTypeError("--objective must name one of the game's objectives, got an empty name")
+    names = sorted({objective for name in GAMES for objective in get_game(name).OBJECTIVES})
+    if text not in names:
+        file = " (a FILE? --objective takes an objective's name first)" if os.path.exists(text) else ""
+        raise argparse.ArgumentTypeError(f"--objective must be one of {', '.join(names)}, got {text!r}{file}")
     return text
 
 
@@ -626,7 +633,7 @@ def answer_line(number: int, line: str, handle: Handler, line_field: str = "posi
         return answer, text, True
     except json.JSONDecodeError as exc:
         where = f"at column {exc.colno}" if exc.msg.endswith(" at") else f"(column {exc.colno})"  # "starting at"
-        message = f"not valid JSON: {exc.msg.removesuffix(' at')} {where}"
+        message = f"not valid JSON: {exc.msg.removesuffix(' at')} {where}{json_hint(exc)}"
         return (*_error(number, line_field, "INVALID_JSON", message), False)
     except PlisError as exc:
         return (*_error(number, exc.field, exc.reason, exc.message, getattr(exc, "index", None)), False)

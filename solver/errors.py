@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import json
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -54,6 +56,41 @@ def key_field(key: Any, within: str = "") -> str:
     if not text or any(ch.isspace() or not ch.isprintable() or ch in '."[]' for ch in text):
         text = json.dumps(text)
     return f"{within}.{text}" if within else text
+
+
+def _folded(text: str) -> str:
+    """`text` as a name is compared for a suggestion: lower case, without accents, blanks
+    and dashes as underscores ("Bésigue" and "besigue", "four queens" and "four_queens")."""
+    text = unicodedata.normalize("NFKD", text.strip().lower())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return "_".join(text.replace("-", " ").split())
+
+
+def meant(value: Any, choices: Iterable[Any], aliases: Mapping[str, str] | None = None) -> str:
+    """For an error's message: `; did you mean "x"?` where `value`, a text, is close to
+    one of `choices` (another case, accents, a typo, one of `aliases`, which map folded
+    names to choices), or is a number or true/false written as text; else ""."""
+    if not isinstance(value, str) or len(value) > 100:  # (no name is that long: no time spent on one)
+        return ""
+    choices = list(choices)
+    folded = _folded(value)
+    for choice in choices:
+        if not isinstance(choice, str) and shown(choice) == folded:  # "4" for 4, "true" for true
+            return f"; did you mean {shown(choice)}, without quotes?"
+    names = {_folded(choice): choice for choice in choices if isinstance(choice, str)}
+    if aliases and folded in aliases:
+        return f"; did you mean {shown(aliases[folded])}?"
+    close = [folded] if folded in names else difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
+    return f"; did you mean {shown(names[close[0]])}?" if close else ""
+
+
+# the suits' names (RULES.md, "Common notation") and symbols, folded: a trump's "did you mean"
+SUIT_NAMES = {
+    **dict.fromkeys(("clubs", "club", "trefle", "eicheln", "eichel", "♣", "♧"), "C"),
+    **dict.fromkeys(("spades", "spade", "pique", "schilten", "schilte", "♠", "♤"), "S"),
+    **dict.fromkeys(("hearts", "heart", "coeur", "cœur", "rosen", "rose", "♥", "♡"), "H"),
+    **dict.fromkeys(("diamonds", "diamond", "carreau", "schellen", "schelle", "♦", "♢"), "D"),
+}
 
 
 class PlisError(ValueError):
@@ -127,7 +164,10 @@ def checked_objective(game: Any, objective: Any) -> str:
     """`objective` if it is one of `game`'s (a Rules class or instance), else a
     PositionError naming `objective`."""
     if objective not in game.OBJECTIVES:
-        raise PositionError("objective", f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {shown(objective)}")
+        raise PositionError(
+            "objective",
+            f"{game.name} objectives are {', '.join(game.OBJECTIVES)}, got {shown(objective)}{meant(objective, game.OBJECTIVES)}",
+        )
     return str(objective)
 
 
@@ -287,6 +327,19 @@ def load_json(text: str | bytes | bytearray) -> Any:
     return data
 
 
+def json_hint(error: json.JSONDecodeError) -> str:
+    """What a JSON error likely comes from, where Python's message does not say: a
+    comma before a closing bracket, text cut short, or single quotes; else ""."""
+    before, after = error.doc[: error.pos].rstrip(), error.doc[error.pos :].lstrip()
+    if before.endswith(",") and after[:1] in ("}", "]"):
+        return f"; JSON allows no comma before {after[0]}"
+    if not after and not error.msg.startswith("Unterminated"):
+        return "; the text ends before the JSON object is closed"
+    if after[:1] == "'":
+        return "; JSON takes double quotes (\"HJ\", not 'HJ')"
+    return ""
+
+
 def parse_json(text: str | bytes | bytearray) -> Any:
     """JSON text as Python data; bad JSON is a `PositionError` naming `position`, or the
     path of a key given twice."""
@@ -297,7 +350,8 @@ def parse_json(text: str | bytes | bytearray) -> Any:
     except DuplicateKeyError as exc:
         raise PositionError(exc.path, str(exc)) from None
     except json.JSONDecodeError as exc:
-        raise PositionError("position", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        where = f"at line {exc.lineno} column {exc.colno}"
+        raise PositionError("position", f"not valid JSON: {exc.msg} {where}{json_hint(exc)}") from None
     except UnicodeDecodeError as exc:
         raise PositionError("position", f"not UTF-8 text (byte {exc.start + 1})") from None
     except RecursionError:  # Python's parser recurses once per level of nesting

@@ -8,6 +8,7 @@ after a move.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from .besigue import BesiguePosition
 from .cards import Card, format_cards, parse_cards
 from .errors import (
+    SUIT_NAMES,
     CardError,
     DuplicateCardError,
     IllegalMoveError,
@@ -24,6 +26,7 @@ from .errors import (
     ended_deal_side,
     ints_per_side,
     json_kind,
+    meant,
     parse_json,
     refuse_unknown_keys,
     shown,
@@ -125,7 +128,7 @@ class Position:
         start = replace(start, scored=tuple(s + b for s, b in zip(scored, bonuses)))
         start._check_key_totals()  # the totals only grow as far as the points to come shrink
         if not isinstance(played, (list, tuple)):
-            raise PositionError("played", "must be a list of cards")
+            raise PositionError("played", f"must be a list of cards, as [\"HJ\", \"H9\"], got {json_kind(played)}")
         position = start
         for index, token in enumerate(played):
             try:
@@ -218,20 +221,56 @@ class Position:
             raise PositionError("tricks", f"add up to {played_tricks}, more than the {rules.hand_size} tricks of a deal")
         if remaining == 0 and self.trick:
             raise PositionError("trick", "no trick can be in progress once every trick is played")
+        if field_name == "hands" and not tricks_given:
+            self._blame_uneven_hands()
         for seat, hand in enumerate(self.hands):
             played_now = (seat - self.leader) % rules.n_players < len(self.trick)
             expected = remaining - (1 if played_now else 0)
             if len(hand) != expected:
                 if not tricks_given and len(hand) < rules.hand_size - (1 if played_now else 0):
-                    raise PositionError("tricks", "required once a trick has been played (hands hold fewer cards than a deal)")
-                if field_name == "hands":  # (a deal has no tricks or leader of its own to blame)
-                    self._blame_sizes(tricks_given, played_tricks)
-                held, played, on_trick = counted(len(hand), "card"), counted(played_tricks, "trick"), len(self.trick)
+                    raise PositionError(
+                        "tricks",
+                        f"required once a trick has been played: the hands hold fewer cards than the {rules.hand_size} "
+                        f"a {rules.name} deal gives each seat (tricks: how many tricks each side has taken)",
+                    )
+                held = counted(len(hand), "card")
+                if field_name != "hands":  # a deal: before any play, each seat holds what the deal gives it
+                    raise PositionError(f"{field_name}[{seat}]", f"holds {held}; a {rules.name} deal gives each seat {expected}")
+                self._blame_sizes(tricks_given, played_tricks)
+                played, on_trick = counted(played_tricks, "trick"), len(self.trick)
                 raise PositionError(
                     f"{field_name}[{seat}]",
                     f"holds {held}; with {played} played and {counted(on_trick, 'card')} on the trick it should hold {expected}",
                 )
         rules.check_position(self.hands)
+
+    def _blame_uneven_hands(self) -> None:
+        """With `tricks` left out: where the hands disagree with each other (a card left
+        out of one, or one too many), the error names the hand that differs from the
+        others, not `tricks` (which no count of tricks would put right)."""
+        n, on_trick = self.rules.n_players, len(self.trick)
+        played_now = [(seat - self.leader) % n < on_trick for seat in range(n)]
+        left = [len(hand) + played for hand, played in zip(self.hands, played_now)]  # each hand's count of tricks to come
+        if len(set(left)) == 1:
+            return
+        if max(left) > self.rules.hand_size:
+            return  # a hand holds more than a deal gives: the error says so
+        self._blame_sizes(False, sum(self.tricks))  # the leader, if another one would make them agree
+        counts = Counter(left).most_common()
+        usual, times = counts[0]
+        unique = times > 1 and (len(counts) == 1 or counts[1][1] < times)
+        seat = next(s for s in range(n) if left[s] != usual)
+        if not unique:  # no count most hands share: held against the first hand
+            usual = left[0]
+            seat = next(s for s in range(n) if left[s] != usual)
+        expected = usual - played_now[seat]
+        others = "the other hands" if unique else "hands[0]"
+        trick = f" (and the {counted(on_trick, 'card')} on the trick)" if on_trick else ""
+        raise PositionError(
+            f"hands[{seat}]",
+            f"holds {counted(len(self.hands[seat]), 'card')}, but by {others}{trick} it should hold {expected}: "
+            "a card left out, or one too many?",
+        )
 
     def _blame_sizes(self, tricks_given: bool, played_tricks: int) -> None:
         """Where the hands' sizes agree with each other but not with `tricks` or `leader`,
@@ -348,7 +387,7 @@ class Position:
         seat = self.to_move
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}", index)
+            raise IllegalMoveError(field_name, f"seat {seat} does not hold {card}{self._where_is(card, field_name)}", index)
         legal = self.legal_moves()
         if card not in legal:
             raise IllegalMoveError(field_name, f"seat {seat} may not play {card} here (legal: {format_cards(legal)})", index)
@@ -371,6 +410,18 @@ class Position:
         return self._after_move(
             replace(self, hands=tuple(hands), trick=(), leader=winner, scored=tuple(scored), tricks=tuple(tricks), played=played)
         )
+
+    def _where_is(self, card: Card, field_name: str) -> str:
+        """Where a card the seat to move does not hold is, for an illegal move's error:
+        in another hand, played before (replaying `played`: where), or on the trick."""
+        holders = [seat for seat, hand in enumerate(self.hands) if card in hand]
+        if holders:
+            return f" (seat {holders[0]} holds it)"
+        if card in self.played and field_name.startswith("played["):
+            return f" (it was played already: played[{self.played.index(card)}])"
+        if card in self.trick:
+            return " (it is on the trick)"
+        return " (no seat holds it)"
 
     def _after_move(self, after: Position) -> Position:
         """`after`, a legal move's position, marked checked as this one is: what checked()
@@ -465,7 +516,8 @@ def _trump(game: type[Rules], trump: Any) -> str | None:
         for name in game.TRUMPS:
             if trump.lower() == name.lower():
                 return name
-    raise PositionError("trump", f"{game.name} trump must be one of {', '.join(game.TRUMPS)}, got {shown(trump)}")
+    suggestion = meant(trump, game.TRUMPS, SUIT_NAMES)
+    raise PositionError("trump", f"{game.name} trump must be one of {', '.join(game.TRUMPS)}, got {shown(trump)}{suggestion}")
 
 
 def _seat(rules: Rules, value: Any, name: str, required: bool) -> int:
@@ -491,5 +543,23 @@ def _hands(rules: Rules, value: Any, name: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, (list, tuple)):
         raise PositionError(name, f"must be a list of {n} hands, got {json_kind(value)}")
     if len(value) != n:
-        raise PositionError(name, f"{rules.name} with these options has {n} players; got {len(value)} hands")
+        raise PositionError(name, f"{_players(rules)}; got {len(value)} hands{_players_hint(rules, len(value))}")
     return tuple(tuple(sorted(parse_cards(_list_or_str(h, f"{name}[{i}]"), f"{name}[{i}]"))) for i, h in enumerate(value))
+
+
+def _players(rules: Rules) -> str:
+    """How many players the game has, and the option that says so: "klaberjass has 2
+    players (options.players: 2, the default)"."""
+    players = next((option for option in rules.OPTIONS if option.name == "players"), None)
+    if players is None:
+        return f"{rules.name} has {rules.n_players} players"
+    default = ", the default" if rules.n_players == players.default else ""
+    return f"{rules.name} has {rules.n_players} players (options.players: {rules.n_players}{default})"
+
+
+def _players_hint(rules: Rules, hands: int) -> str:
+    """For a count of hands the game's `players` option allows: how to ask for it."""
+    players = next((option for option in rules.OPTIONS if option.name == "players"), None)
+    if players is None or players.values is None or hands not in players.values:
+        return ""
+    return f": for {hands} players give \"options\": {{\"players\": {hands}}}"

@@ -15,7 +15,7 @@ from solver import analyse, analyse_play, hint, load_position, trump_table, veri
 from solver._besigue import BesigueEngine
 from solver.besigue import BesiguePosition, reference_values
 from solver.besigue_solve import future_reach, solve_besigue
-from solver.errors import CardError, IllegalMoveError, OptionError, PositionError
+from solver.errors import CardError, DuplicateCardError, IllegalMoveError, OptionError, PositionError
 from tests.besigue_random import play_until, random_deal, random_move, random_position, small_position
 
 # (hand size, talon cards left, where to stop): small positions (the rules do not depend
@@ -378,6 +378,45 @@ def test_marks_that_name_no_copy_held_are_errors_not_dropped(move: str, error: t
     with pytest.raises(error, match=re.escape(message)):
         position.play(move)
     assert position.play("SQ").played == position.play("sq[BESIGUE]").played == ("SQ[besigue]",)
+
+
+DECLARING = {
+    "game": "besigue", "trump": "H", "hands": ["HA HT HK HQ HJ C7 C8 S7", "S8 S9 D8 D9 C7 S7 D7 CJ"],
+    "talon": ["C9", "D7", "S9", "H9"], "to_declare": 0, "tricks": [12, 10],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("move", "error", "message"),
+    [
+        ("meld:mariage:HK HQ", IllegalMoveError, '"mariage" is not a meld (the melds: marriage, besigue'),
+        ("meld:bezique:SQ DJ", IllegalMoveError, 'did you mean "besigue"?'),
+        ("meld:marriage", IllegalMoveError, "meld:marriage: names no cards (a meld is written meld:KIND:CARDS"),
+        ("meld:marriage:HKHQ", CardError, '"HKHQ" is not a card'),
+        ("meld:marriage:SK SQ", IllegalMoveError, "meld:marriage:SK SQ: seat 0 does not hold SK"),
+        ("meld:marriage:HK HJ", IllegalMoveError, "seat 0 may not declare meld:marriage:HK HJ here (legal: meld:marriage:HK HQ"),
+    ],
+)
+def test_a_meld_written_wrongly_is_told_what_is_wrong(move: str, error: type, message: str) -> None:
+    """A meld that is no legal move was "may not play meld:mariage:HK HQ here": a kind
+    misspelt, no cards, a card not held are now said so."""
+    with pytest.raises(error, match=re.escape(message)) as info:
+        load_position(DECLARING).play(move, "played[0]", 0)
+    assert (info.value.field, info.value.index) == ("played[0]", 0)
+
+
+def test_a_meld_without_its_prefix_and_a_card_three_times_are_told_plainly() -> None:
+    examples = Path(__file__).resolve().parent.parent / "examples" / "besigue.jsonl"
+    data = json.loads(examples.read_text().splitlines()[3])
+    with pytest.raises(CardError) as info:
+        load_position({**data, "played": [*data["played"][:2], "marriage:CK CQ"]})
+    assert info.value.field == "played[2]"
+    assert info.value.message.endswith('; a meld is written "meld:marriage:CK CQ"')
+    hands = ["HA HT HK HQ HJ C7 C8 S7", "S8 S9 D8 D9 C7 S7 D7 C7"]  # C7 in both hands, twice in the second
+    with pytest.raises(DuplicateCardError) as dup:
+        load_position({**DECLARING, "hands": hands})
+    assert dup.value.field == "hands[1]"
+    assert dup.value.message == "C7 appears three times (also in hands[0] and hands[1]); there are two of each"
 
 
 def test_a_limited_search_tries_the_estimates_favourite_first(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from solver import OptionError, Position, analyse, analyse_play, trump_table, verify_puzzle
+from solver import OptionError, Position, PositionError, analyse, analyse_play, load_position, trump_table, verify_puzzle
 from solver.cli import main
 
 from .besigue_random import random_deal
@@ -137,6 +137,22 @@ def test_a_key_given_twice_is_the_lines_error_not_the_last_value_taken(
     assert 'the key "best" appears twice' in errors[0]["message"]
 
 
+def test_a_file_taken_as_the_objective_is_a_usage_error_not_a_silent_read_of_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`plis analyse --objective FILE` (the name forgotten): the FILE was the objective,
+    and the positions were read from standard input, waiting on a terminal, or nothing
+    at all from an empty one, with status 0."""
+    source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, "analyse", "--objective", str(source))
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert f"--objective must be one of all_tricks, points, pomme, raw, score, got '{source}'" in err
+    assert "(a FILE? --objective takes an objective's name first)" in err
+
+
 def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write_lines(tmp_path / "in.jsonl", [EXAMPLE])
     status, out, err = run(capsys, "analyse", "--jobs", "1000000", str(source))
@@ -149,6 +165,7 @@ def test_more_jobs_than_memory_is_a_usage_error(tmp_path: Path, capsys: pytest.C
         ("--node-limit", "99999999999999999999999", "plis: --node-limit: must be at most"),
         ("--tt-mb", "100000000", "plis: --tt-mb: 100000000 MB is more than the memory"),
         ("--objective", "", "--objective must name one of the game's objectives, got an empty name"),
+        ("--objective", "bogus", "--objective must be one of all_tricks, points, pomme, raw, score, got 'bogus'"),
     ],
 )
 def test_a_flag_out_of_range_is_a_usage_error_not_every_lines(
@@ -711,9 +728,9 @@ def test_an_objective_not_the_games_names_the_flag(
 ) -> None:
     line = {"game": "belote", "trump": "H", "deal": deal_of("belote", 2), "played": []}
     source = write_lines(tmp_path / "in.jsonl", [line])
-    status, out, _ = run(capsys, command, "--objective", "bogus", str(source))
+    status, out, _ = run(capsys, command, "--objective", "points", str(source))  # Putz's and Bassadewitz's
     error = json.loads(out[0])["error"]
-    assert status == 1 and error["field"] == "--objective" and "bogus" in error["message"]
+    assert status == 1 and error["field"] == "--objective" and "points" in error["message"]
     # the line's own objective is still the line's
     source = write_lines(tmp_path / "in.jsonl", [{**line, "objective": "bogus"}])
     status, out, _ = run(capsys, command, str(source))
@@ -771,6 +788,31 @@ def test_an_option_value_that_looks_like_the_option_is_not_a_repeat(
     assert status == 0 and json.loads(out[0])["best"] == ["S8"]
 
 
+def test_bad_json_says_what_it_likely_comes_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A comma before a closing bracket, single quotes: Python's own message ("Expecting
+    property name enclosed in double quotes") does not say so; the error does."""
+    lines = ['{"game": "jass", "trump": "H",}', '{"game": "jass", "hands": ["CK", "SK",]}', "{'game': 'jass'}"]
+    source = write_lines(tmp_path / "in.jsonl", lines)
+    status, out, _ = run(capsys, "hint", str(source))
+    errors = [json.loads(line)["error"] for line in out]
+    assert status == 1 and [error["field"] for error in errors] == ["position"] * 3
+    assert errors[0]["message"].endswith("; JSON allows no comma before }")
+    assert errors[1]["message"].endswith("; JSON allows no comma before ]")
+    assert errors[2]["message"].endswith("""; JSON takes double quotes ("HJ", not 'HJ')""")
+    with pytest.raises(PositionError, match="JSON allows no comma before }") as info:
+        load_position('{"game": "jass",}')
+    assert info.value.field == "position"
+
+
+def test_played_given_as_one_string_says_how_to_write_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = {"game": "belote", "trump": "H", "deal": deal_of("belote", 2), "played": "SA ST"}
+    source = write_lines(tmp_path / "in.jsonl", [line])
+    status, out, _ = run(capsys, "analyse", str(source))
+    error = json.loads(out[0])["error"]
+    assert status == 1 and error["field"] == "played"
+    assert error["message"] == 'must be a list of cards, as ["HJ", "H9"], got "SA ST"'
+
+
 def test_bad_json_is_placed_on_its_own_line_not_after_the_line_feed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -783,7 +825,7 @@ def test_bad_json_is_placed_on_its_own_line_not_after_the_line_feed(
     status, lines, _ = run(capsys, "hint", str(source))
     messages = [json.loads(line)["error"]["message"] for line in lines]
     assert status == 1 and messages == [
-        "not valid JSON: Expecting ',' delimiter (column 30)",
+        "not valid JSON: Expecting ',' delimiter (column 30); the text ends before the JSON object is closed",
         "not valid JSON: Unterminated string starting at column 10",
-        "not valid JSON: Expecting ',' delimiter (column 30)",
+        "not valid JSON: Expecting ',' delimiter (column 30); the text ends before the JSON object is closed",
     ]

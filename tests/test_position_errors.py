@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from solver.cards import Card
 from solver.errors import (
     CardError,
     DuplicateCardError,
@@ -68,6 +69,34 @@ def test_unknown_card_token():
 
 def test_unknown_card_token_in_trick():
     rejects(klaverjas(trick=["S1"]), CardError, "trick[0]")
+
+
+@pytest.mark.parametrize(
+    "token, meant",
+    [("10H", "HT"), ("H10", None), ("AH", "HA"), ("js", "SJ"), ("♥A", "HA"), ("♠10", "ST"), ("QS", "SQ")],
+)
+def test_a_card_written_another_way_gets_a_suggestion(token, meant):
+    """A card written rank first, with a 10 or a suit symbol: the message says which
+    card that likely is ("H10" is read as HT)."""
+    hands = list(SUITED)
+    hands[1] = f"HA HK HQ HJ {'HT' if meant is None else token} H9 H8 H7"
+    if meant is None:
+        assert Card.parse(token) == Card.parse("HT")
+        return
+    error = rejects(klaverjas(hands=hands), CardError, "hands[1][4]")
+    assert error.message.startswith(f'"{token}" is not a card (suit CSHD then rank AKQJT9876')
+    assert error.message.endswith(f'did you mean "{meant}"?')
+
+
+def test_cards_run_together_with_commas_are_told_apart():
+    hands = list(SUITED)
+    hands[1] = "HA,HK,HQ,HJ,HT,H9,H8,H7"
+    error = rejects(klaverjas(hands=hands), CardError, "hands[1][0]")
+    assert "looks like several cards: one card a token" in error.message
+    error = rejects(klaverjas(trick=["SA,ST"]), CardError, "trick[0]")
+    assert "looks like several cards" in error.message
+    error = rejects(klaverjas(hands=hands[:1] + ["XX HK"] + hands[2:]), CardError, "hands[1][0]")
+    assert error.message == '"XX" is not a card (suit CSHD then rank AKQJT9876, e.g. "HJ")'  # no guess made up
 
 
 def test_card_not_in_the_game():
@@ -136,6 +165,55 @@ def test_tricks_required_once_a_trick_was_played():
     hands = [h.rsplit(" ", 1)[0] for h in SUITED]  # 7 cards each
     rejects(klaverjas(hands=hands), PositionError, "tricks")
     assert Position.from_dict(klaverjas(hands=hands, tricks=[1, 0])).tricks_left == 7
+
+
+def test_one_hand_short_without_tricks_names_that_hand_not_tricks():
+    """A hand written a card short (tricks left out, as before any play): the hand that
+    differs from the others is named, not `tricks`, which no count would put right."""
+    hands = list(SUITED)
+    hands[1] = "HA HK HQ HJ HT H9 H8"  # 7 cards, the others 8
+    error = rejects(klaverjas(hands=hands), PositionError, "hands[1]")
+    assert error.message == "holds 7 cards, but by the other hands it should hold 8: a card left out, or one too many?"
+    hands = [h.rsplit(" ", 1)[0] for h in SUITED]  # every hand 7 cards: now tricks are missing
+    error = rejects(klaverjas(hands=hands), PositionError, "tricks")
+    assert "the 8 a klaverjas deal gives each seat" in error.message
+    hands[0] = SUITED[0]  # one hand 8, the others 7 (and no tricks): the odd one out is named
+    error = rejects(klaverjas(hands=hands), PositionError, "hands[0]")
+    assert "holds 8 cards, but by the other hands it should hold 7" in error.message
+
+
+def test_a_deal_a_card_short_says_what_the_deal_gives():
+    deal = list(SUITED)
+    deal[2] = "CA CK CQ CJ CT C9 C8"
+    with pytest.raises(PositionError) as info:
+        Position.from_dict({"game": "klaverjas", "trump": "H", "declarer": 0, "deal": deal, "played": []})
+    assert info.value.field == "deal[2]"
+    assert info.value.message == "holds 7 cards; a klaverjas deal gives each seat 8"
+
+
+def test_the_wrong_number_of_hands_says_how_to_ask_for_that_many_players():
+    """Four hands of Klaberjass without options: the game's default is 2 players, and
+    the message says which option gives 4."""
+    data = {"game": "klaberjass", "trump": "H", "taker": 0, "hands": list(SUITED)}
+    error = rejects(data, PositionError, "hands")
+    assert error.message == (
+        'klaberjass has 2 players (options.players: 2, the default); got 4 hands: for 4 players give "options": {"players": 4}'
+    )
+    error = rejects(klaverjas(hands=SUITED[:3]), PositionError, "hands")
+    assert error.message == "klaverjas has 4 players; got 3 hands"
+
+
+def test_a_played_card_not_held_says_where_it_is():
+    """A card played twice, or a card of another seat's: the error says where it is,
+    which points at the slip (a card written twice, two cards swapped)."""
+    data = {"game": "belote", "trump": "D", "deal": list(MIXED)}
+    with pytest.raises(IllegalMoveError) as info:
+        Position.from_dict({**data, "played": ["SA", "ST", "S8", "SA"]})
+    assert info.value.field == "played[3]"
+    assert info.value.message == "seat 3 does not hold SA (it was played already: played[0])"
+    with pytest.raises(IllegalMoveError) as info:
+        Position.from_dict({**data, "played": ["SA", "S8"]})
+    assert info.value.message == "seat 1 does not hold S8 (seat 2 holds it)"
 
 
 def test_tricks_add_up_to_too_many():
@@ -266,6 +344,39 @@ def test_objective_not_of_the_game():
     with pytest.raises(PositionError) as info:
         Position.from_dict(klaverjas()).with_objective("pomme")
     assert info.value.field == "objective"
+
+
+@pytest.mark.parametrize(
+    "change, field, meant",
+    [
+        ({"game": "Klaverjas"}, "game", '"klaverjas"'),
+        ({"game": "bésigue"}, "game", '"besigue"'),
+        ({"game": "schieber"}, "game", '"jass"'),
+        ({"trump": "hearts"}, "trump", '"H"'),
+        ({"trump": "♠"}, "trump", '"S"'),
+        ({"trump": "Carreau"}, "trump", '"D"'),
+        ({"options": {"rule": "amsterdam"}}, "options.rule", '"rules"'),
+        ({"options": {"roem order": "rank"}}, 'options."roem order"', '"roem_order"'),
+        ({"options": {"rules": "Amsterdam"}}, "options.rules", '"amsterdam"'),
+        ({"options": {"nat_on_tie": "true"}}, "options.nat_on_tie", "true, without quotes"),
+        ({"objective": "Score"}, "objective", '"score"'),
+    ],
+)
+def test_a_name_nearly_right_gets_a_suggestion(change, field, meant):
+    """A name in another case, with an accent, a typo, or another name of the same
+    thing: the message lists what is allowed and says which one was likely meant."""
+    error = rejects(klaverjas(**change), PlisError, field)
+    assert error.message.endswith(f"; did you mean {meant}?"), error.message
+
+
+def test_no_suggestion_is_made_up():
+    unlike = (({"game": "skat"}, "game"), ({"trump": "X"}, "trump"), ({"options": {"rules": "utrecht"}}, "options.rules"))
+    for change, field in unlike:
+        assert "did you mean" not in rejects(klaverjas(**change), PlisError, field).message
+    error = rejects({"game": "klaberjass", "trump": "H", "taker": 0, "options": {"players": "4"}, "hands": list(SUITED)},
+                    OptionError, "options.players")  # fmt: skip
+    assert error.message == 'klaberjass option players must be one of 2, 4, got "4"; did you mean 4, without quotes?'
+    assert rejects(klaverjas(game=""), UnknownGameError, "game").message.startswith("required")  # a message's unset game
 
 
 def test_not_an_object_or_not_json():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import UnknownGameError, shown
+from ..errors import UnknownGameError, meant, shown
 from .base import Option, Rules
 from .bassadewitz import Bassadewitz
 from .belote import Belote
@@ -18,13 +18,17 @@ GAMES: dict[str, type[Rules]] = {
     cls.name: cls for cls in (Bassadewitz, Jass, Putz, Besigue, Klaverjas, Klaberjass, Belote)
 }
 
+# other names of the games (RULES.md's headings), for "did you mean"
+GAME_ALIASES = {"schieber": "jass", "pomme": "putz", "bezique": "besigue", "belote_contree": "belote"}
+
 
 def get_game(name: object) -> type[Rules]:
     """The rules class registered under `name`; `UnknownGameError` names the field."""
-    if name is None:
+    if name is None or name == "":  # "": a message's game left unset (the service)
         raise UnknownGameError("game", f"required (one of: {', '.join(sorted(GAMES))})")
     if not isinstance(name, str) or name not in GAMES:
-        raise UnknownGameError("game", f"unknown game {shown(name)} (known: {', '.join(sorted(GAMES))})")
+        suggestion = meant(name, sorted(GAMES), GAME_ALIASES)
+        raise UnknownGameError("game", f"unknown game {shown(name)} (known: {', '.join(sorted(GAMES))}){suggestion}")
     return GAMES[name]
 
 

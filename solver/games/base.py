@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..cards import SUITS, Card, deck
-from ..errors import VALUE_LIMIT, OptionError, PositionError, json_kind, key_field, shown
+from ..errors import SUIT_NAMES, VALUE_LIMIT, OptionError, PositionError, json_kind, key_field, meant, shown
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class Option:
             if value == allowed and type(value) is type(allowed):
                 return value
         listed = ", ".join(v if isinstance(v, str) else shown(v) for v in self.values)
-        raise OptionError(field, f"{game} option {self.name} must be one of {listed}, got {shown(value)}")
+        suggestion = meant(value, self.values)
+        raise OptionError(field, f"{game} option {self.name} must be one of {listed}, got {shown(value)}{suggestion}")
 
 
 # The objectives whose value is true or false (RULES.md, "Value of a position").
@@ -100,7 +101,10 @@ class Rules:
         for key, value in options.items():
             if key not in known:
                 listed = ", ".join(known) or "none"
-                raise OptionError(key_field(key, "options"), f"{cls.name} has no option {shown(key)} (its options: {listed})")
+                suggestion = meant(key, known)
+                raise OptionError(
+                    key_field(key, "options"), f"{cls.name} has no option {shown(key)} (its options: {listed}){suggestion}"
+                )
             result[key] = known[key].check(cls.name, value)
         return result
 
@@ -333,5 +337,6 @@ def require_trump(rules_cls: type[Rules], trump: Any) -> str:
     if trump is None:
         raise PositionError("trump", f"{rules_cls.name} needs a trump ({', '.join(rules_cls.TRUMPS)})")
     if trump not in rules_cls.TRUMPS:
-        raise PositionError("trump", f"{rules_cls.name} trump must be one of {', '.join(rules_cls.TRUMPS)}, got {shown(trump)}")
+        listed, suggestion = ", ".join(rules_cls.TRUMPS), meant(trump, rules_cls.TRUMPS, SUIT_NAMES)
+        raise PositionError("trump", f"{rules_cls.name} trump must be one of {listed}, got {shown(trump)}{suggestion}")
     return str(trump)
