@@ -12,7 +12,6 @@ has scored), because a marked copy is not interchangeable with a fresh one.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections import Counter
@@ -650,8 +649,7 @@ class BesiguePosition:
         seat does not hold); else nothing, and the caller's error lists the legal moves."""
         kind, _, cards = move[5:].partition(":")
         if kind.strip() not in MELD_KINDS:
-            close = difflib.get_close_matches("_".join(kind.lower().split()), MELD_KINDS, n=1, cutoff=0.6)
-            suggestion = f"; did you mean {shown(close[0])}?" if close else ""
+            suggestion = meant(kind, MELD_KINDS, cutoff=0.6)
             raise IllegalMoveError(
                 field_name, f"{move}: {shown(kind)} is not a meld (the melds: {', '.join(MELD_KINDS)}){suggestion}", index
             )

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import total_ordering
 
-from .errors import CardError, clipped, json_kind, shown
+from .errors import SUIT_NAMES, CardError, clipped, json_kind, shown
 
 SUITS = "CSHD"
 RANKS = "AKQJT9876"
@@ -75,7 +75,6 @@ class Card:
 
 
 _CARDS = {s + r: Card(s, r) for s in SUITS for r in RANKS}
-SUIT_SYMBOLS = {"♣": "C", "♧": "C", "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D"}
 
 
 def _meant(token: str) -> str:
@@ -84,7 +83,7 @@ def _meant(token: str) -> str:
     text = token.strip()
     if "," in text or ";" in text:
         return '; this looks like several cards: one card a token ("HJ H9 S7" in a hand, ["HJ", "H9"] in a list)'
-    text = "".join(SUIT_SYMBOLS.get(ch, ch) for ch in text)
+    text = "".join(SUIT_NAMES.get(ch, ch) for ch in text)  # a suit symbol: its letter
     if not text.isascii():
         return ""
     text = text.upper().replace("10", "T")

@@ -66,10 +66,11 @@ def _folded(text: str) -> str:
     return "_".join(text.replace("-", " ").split())
 
 
-def meant(value: Any, choices: Iterable[Any], aliases: Mapping[str, str] | None = None) -> str:
+def meant(value: Any, choices: Iterable[Any], aliases: Mapping[str, str] | None = None, cutoff: float = 0.7) -> str:
     """For an error's message: `; did you mean "x"?` where `value`, a text, is close to
-    one of `choices` (another case, accents, a typo, one of `aliases`, which map folded
-    names to choices), or is a number or true/false written as text; else ""."""
+    one of `choices` (another case, accents, a typo within difflib's `cutoff`, one of
+    `aliases`, which map folded names to choices), or is a number or true/false written
+    as text; else ""."""
     if not isinstance(value, str) or len(value) > 100:  # (no name is that long: no time spent on one)
         return ""
     choices = list(choices)
@@ -80,7 +81,7 @@ def meant(value: Any, choices: Iterable[Any], aliases: Mapping[str, str] | None 
     names = {_folded(choice): choice for choice in choices if isinstance(choice, str)}
     if aliases and folded in aliases:
         return f"; did you mean {shown(aliases[folded])}?"
-    close = [folded] if folded in names else difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
+    close = [folded] if folded in names else difflib.get_close_matches(folded, list(names), n=1, cutoff=cutoff)
     return f"; did you mean {shown(names[close[0]])}?" if close else ""
 
 

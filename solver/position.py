@@ -543,23 +543,19 @@ def _hands(rules: Rules, value: Any, name: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, (list, tuple)):
         raise PositionError(name, f"must be a list of {n} hands, got {json_kind(value)}")
     if len(value) != n:
-        raise PositionError(name, f"{_players(rules)}; got {len(value)} hands{_players_hint(rules, len(value))}")
+        raise PositionError(name, _players(rules, len(value)))
     return tuple(tuple(sorted(parse_cards(_list_or_str(h, f"{name}[{i}]"), f"{name}[{i}]"))) for i, h in enumerate(value))
 
 
-def _players(rules: Rules) -> str:
-    """How many players the game has, and the option that says so: "klaberjass has 2
-    players (options.players: 2, the default)"."""
+def _players(rules: Rules, hands: int) -> str:
+    """How many players the game has, and the option that says so, for `hands` hands
+    given: "klaberjass has 2 players (options.players: 2, the default); got 4 hands: for
+    4 players give ..." (how to ask for `hands` players where the option allows it)."""
     players = next((option for option in rules.OPTIONS if option.name == "players"), None)
     if players is None:
-        return f"{rules.name} has {rules.n_players} players"
+        return f"{rules.name} has {rules.n_players} players; got {hands} hands"
     default = ", the default" if rules.n_players == players.default else ""
-    return f"{rules.name} has {rules.n_players} players (options.players: {rules.n_players}{default})"
-
-
-def _players_hint(rules: Rules, hands: int) -> str:
-    """For a count of hands the game's `players` option allows: how to ask for it."""
-    players = next((option for option in rules.OPTIONS if option.name == "players"), None)
-    if players is None or players.values is None or hands not in players.values:
-        return ""
-    return f": for {hands} players give \"options\": {{\"players\": {hands}}}"
+    told = f"{rules.name} has {rules.n_players} players (options.players: {rules.n_players}{default}); got {hands} hands"
+    if players.values is None or hands not in players.values:
+        return told
+    return f"{told}: for {hands} players give \"options\": {{\"players\": {hands}}}"
