@@ -121,6 +121,9 @@ MOST_ENTRIES = 256
 MOST_ENTRIES_OF = {"plis.v1.Position.melded": 8, "plis.v1.MeldedCards.cards": MAX_CARDS}
 # the reason an oversized field is refused with, by the first part of its path
 OVERSIZED_REASONS = {"claim": "INVALID_CLAIM", "exact_moves": "BAD_OPTION"}
+# health Watch streams open at once, at most (each holds some 11 KB for as long as its
+# client keeps it: 20,000 took a server to 218 MB); beyond, RESOURCE_EXHAUSTED
+MOST_WATCHES = 1000
 
 T = TypeVar("T")
 S = TypeVar("S", Result, Hint)
@@ -1105,6 +1108,27 @@ def check_tls_files(cert: str | None, key: str | None) -> None:
         raise ValueError(f"--tls-cert {cert} and --tls-key {key}: not a PEM certificate and its key ({why})") from None
 
 
+class BoundedHealthServicer(health.aio.HealthServicer):
+    """grpc.health.v1 as gRPC's own servicer serves it, but at most `most_watches` Watch
+    streams open at once: a client could otherwise open them until the server's memory
+    ran out (Check, which returns at once, is not bounded)."""
+
+    def __init__(self, most_watches: int = MOST_WATCHES) -> None:
+        super().__init__()
+        self.most_watches = most_watches
+        self.watching = 0
+
+    async def Watch(self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext) -> None:  # noqa: N802 - gRPC's name
+        if self.watching >= self.most_watches:
+            message = f"{self.most_watches} health watches open already, the most this server takes (Check does not count)"
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, message)
+        self.watching += 1
+        try:
+            await super().Watch(request, context)
+        finally:
+            self.watching -= 1
+
+
 class PlisServer:
     """A running server: `await PlisServer.start(config)`, `.port`, `await .stop()`."""
 
@@ -1113,7 +1137,7 @@ class PlisServer:
         self.port = 0
         self.pool = ThreadPoolExecutor(max_workers=config.worker_count, thread_name_prefix="plis-solve")
         self.servicer = SolverServicer(config, self.pool)
-        self.health = health.aio.HealthServicer()
+        self.health = BoundedHealthServicer()
         interceptors: list[grpc.aio.ServerInterceptor] = [TokenInterceptor(config.token)] if config.token else []
         interceptors.append(RequestDecodeInterceptor())
         self.server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", int(config.shares_port))])

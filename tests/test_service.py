@@ -531,6 +531,34 @@ def test_health_watch_streams_the_status(server: BackgroundServer, caplog: pytes
     assert not [r for r in caplog.records if r.exc_info]
 
 
+def test_health_watches_are_bounded() -> None:
+    """Watch streams open at once are bounded (each holds memory as long as its client
+    keeps it): one more is refused with RESOURCE_EXHAUSTED, Check still answers, and a
+    watch closed makes room for another."""
+    with BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)) as background:
+        assert background.server is not None
+        background.server.health.most_watches = 2
+        with grpc.insecure_channel(background.address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            request = health_pb2.HealthCheckRequest(service="")
+            watches = [stub.Watch(request, timeout=10) for _ in range(2)]
+            assert [next(w).status for w in watches] == [health_pb2.HealthCheckResponse.SERVING] * 2
+            with pytest.raises(grpc.RpcError) as refused:
+                next(stub.Watch(request, timeout=10))
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "2 health watches open already" in refused.value.details()
+            assert stub.Check(request, timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+            watches.pop().cancel()
+            for _ in range(100):  # the server sees the cancel a moment later
+                if background.server.health.watching < 2:
+                    break
+                time.sleep(0.01)
+            another = stub.Watch(request, timeout=10)
+            assert next(another).status == health_pb2.HealthCheckResponse.SERVING
+            another.cancel()
+            watches[0].cancel()
+
+
 def test_a_watch_sees_not_serving_at_shutdown() -> None:
     """README: a Watch already open sees NOT_SERVING when the server shuts down."""
     background = BackgroundServer(ServerConfig(address="localhost:0", workers=1, tt_memory_mb=8)).start()
