@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Generator, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal, TypeVar, overload
@@ -22,6 +23,7 @@ from .analysis import (
     check_limits,
     table_size,
     thread_engine,
+    time_left,
 )
 from .errors import OptionError, PlisError, at_least_one, shown
 from .machine import memory_megabytes, usable_cores
@@ -212,14 +214,15 @@ def analyse_many(
     def one(position: PositionLike) -> Result | PlisError:
         try:
             pos = as_position(position)
+            started = time.perf_counter()  # a new thread's table is set up within the limit, as in analyse
             engine = thread_engine(pos, tt_megabytes)
             with lock:
                 searching[threading.get_ident()] = engine
                 if stopped:  # a search that starts just after the stop stops at once
                     engine.cancel(before_start=True)
             return analyse(
-                pos, objective=objective, time_limit=time_limit, node_limit=node_limit, tt_megabytes=tt_megabytes,
-                engine=engine,
+                pos, objective=objective, time_limit=time_left(time_limit, started), node_limit=node_limit,
+                tt_megabytes=tt_megabytes, engine=engine,
             )  # fmt: skip
         except PlisError as exc:
             if errors == "raise":

@@ -172,6 +172,16 @@ class PlayAnalysis:
         }
 
 
+def _set_up(
+    position: AnyPosition, engine: EngineLike, tt_megabytes: int | None, time_limit: float | None
+) -> tuple[Any, float | None]:
+    """The engine for a call's searches (`engine_for`) and what is left of `time_limit`
+    for the first of them: a thread's first call sets up its table within that limit,
+    as `analyse` does (README: the time limit counts from the start of the call)."""
+    started = time.perf_counter()
+    return engine_for(position, engine, tt_megabytes), time_left(time_limit, started)
+
+
 def start_of_deal(position: AnyPosition) -> AnyPosition:
     """The position at the start of play of a position given as deal + played."""
     return position.start_of_deal()
@@ -199,7 +209,7 @@ def analyse_play(
     current = start_of_deal(pos)
     check_first(first, pos)
     check_solve(solve)
-    eng = engine_for(current, engine, tt_megabytes)
+    eng, first_limit = _set_up(current, engine, tt_megabytes, time_limit)
     cancelled = CancelWatch(eng)
     cards: list[PlayedCard] = []
     found: list[Value | None] = []  # per card, a limited search's value: a bound on `before`
@@ -217,7 +227,8 @@ def analyse_play(
             cards.append(PlayedCard(index, current.to_move, current.side, str(card), None, None, None, (), forced, False))
             found.append(None)
         elif index >= first:
-            result = _search(solve, current, eng, time_limit, node_limit, (str(card),))
+            limit = time_limit if cards else first_limit  # the first search's: less the set-up
+            result = _search(solve, current, eng, limit, node_limit, (str(card),))
             nodes += result.nodes
             time_ms += result.time_ms
             exact = exact and result.exact
@@ -492,20 +503,21 @@ def trump_table(
     valued: list[tuple[TrumpEntry, int, float, str | None]]
     if threads > 1:
         # no engine given: each thread searches with its own, as in analyse_many
-        valued = list(ordered_map(
-            lambda c: _value_contract(c, solve, engine_for(c[2], None, tt_megabytes), time_limit, node_limit,
-                                      estimates, None),
-            contracts, threads,
-        ))
+        def value_one(contract: tuple[str, int | None, Position]) -> tuple[TrumpEntry, int, float, str | None]:
+            eng, limit = _set_up(contract[2], None, tt_megabytes, time_limit)  # a new thread sets up its table
+            return _value_contract(contract, solve, eng, limit, node_limit, estimates, None)
+
+        valued = list(ordered_map(value_one, contracts, threads))
     else:
         from .compile import static_bounds
 
-        eng = engine_for(base, engine, tt_megabytes)
+        eng, first_limit = _set_up(base, engine, tt_megabytes, time_limit)
         cancelled = CancelWatch(eng)
         valued = [
             (TrumpEntry(trump, side, None, (), None, False, *static_bounds(pos)), 0, 0.0, "cancelled") if cancelled()
-            else _value_contract((trump, side, pos), solve, eng, time_limit, node_limit, estimates, estimate, cancelled)
-            for trump, side, pos in contracts
+            else _value_contract((trump, side, pos), solve, eng, time_limit if i else first_limit, node_limit,
+                                 estimates, estimate, cancelled)
+            for i, (trump, side, pos) in enumerate(contracts)
         ]
     entries = tuple(entry for entry, _, _, _ in valued)
     nodes = sum(n for _, n, _, _ in valued)
@@ -751,8 +763,8 @@ def verify_puzzle(
     if claim.value is not None and isinstance(claim.value, bool) != yes_no:
         kind = "true or false" if yes_no else "a number"
         raise ClaimError("claim.value", f"the {pos.objective} objective's value is {kind}, got {shown(claim.value)}")
-    eng = engine_for(pos, engine, tt_megabytes)
-    result = _search(solve, pos, eng, time_limit, node_limit, claimed_cards)
+    eng, limit = _set_up(pos, engine, tt_megabytes, time_limit)
+    result = _search(solve, pos, eng, limit, node_limit, claimed_cards)
     values = {m.move: m for m in result.moves}
     claimed = tuple(values[c] for c in claimed_cards)
     exact = result.exact

@@ -52,6 +52,29 @@ def test_the_options_apply_to_every_position() -> None:
     assert not isinstance(raw, PlisError) and raw.value == analyse(DEAL, objective="raw").value
 
 
+def test_a_threads_table_set_up_counts_in_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in analyse (README: the time limit counts from the start of the call): a new
+    thread's table, set up before the search to be cancellable, is within the limit."""
+    import solver.batch as batch
+
+    set_up = batch.thread_engine
+    limits: list[float | None] = []
+
+    def slow_set_up(*args: Any) -> Any:
+        time.sleep(0.05)  # a cold 64 MB table
+        return set_up(*args)
+
+    def recording(position: Any, **kwargs: Any) -> Any:
+        limits.append(kwargs["time_limit"])
+        return analyse(position, **kwargs)
+
+    monkeypatch.setattr(batch, "thread_engine", slow_set_up)
+    monkeypatch.setattr(batch, "analyse", recording)
+    results = list(analyse_many([EXAMPLE, SECOND], time_limit=5.0, jobs=2))
+    assert len(results) == 2 and len(limits) == 2
+    assert all(limit is not None and limit <= 4.95 for limit in limits), limits
+
+
 @pytest.mark.parametrize(
     ("options", "field"),
     [

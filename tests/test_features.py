@@ -380,6 +380,50 @@ def test_a_time_limited_trump_table_keeps_time_for_its_estimates(monkeypatch: py
     assert all(e.estimate_tricks == 1 for e in table.entries if e.value is None)
 
 
+def test_a_calls_table_set_up_counts_in_its_first_searchs_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README: the time limit counts from the start of the call, a thread's first
+    table set up within it (as in analyse and hint): the first search of a puzzle, a
+    play analysis or a trump table (each thread's first, with jobs) gets the limit
+    less the set-up; the later searches the whole limit.  The set-up had come on top
+    of the limit (plis verify --time-limit 0.01: 5 to 30 ms more on a first line)."""
+    import solver.features as features
+
+    set_up = features.engine_for
+
+    def slow_set_up(*args: Any) -> Any:
+        time.sleep(0.05)  # a cold 64 MB table
+        return set_up(*args)
+
+    limits: list[float | None] = []
+    searched = features._search
+    valued = features._value_contract
+
+    def search(solve: Any, position: Any, engine: Any, time_limit: float | None, *rest: Any) -> Any:
+        limits.append(time_limit)
+        return searched(solve, position, engine, time_limit, *rest)
+
+    def value(contract: Any, solve: Any, engine: Any, time_limit: float | None, *rest: Any) -> Any:
+        limits.append(time_limit)
+        return valued(contract, solve, engine, time_limit, *rest)
+
+    monkeypatch.setattr(features, "engine_for", slow_set_up)
+    monkeypatch.setattr(features, "_search", search)
+    verify_puzzle(EXAMPLE, {"best": ["S8"]}, time_limit=5.0)
+    assert len(limits) == 1 and limits[0] is not None and limits[0] <= 4.95
+    limits.clear()
+    analyse_play(klaberjass_play(cards=12), time_limit=5.0, first=8)
+    assert len(limits) == 4 and limits[0] is not None and limits[0] <= 4.95 and limits[1:] == [5.0] * 3
+    monkeypatch.setattr(features, "_search", searched)  # a trump table's entries: their limits, before the estimates' share
+    monkeypatch.setattr(features, "_value_contract", value)
+    deal = {"game": "belote", "deal": deal_of("belote", 1, "H")}
+    limits.clear()
+    trump_table(deal, time_limit=5.0)
+    assert len(limits) == 4 and limits[0] is not None and limits[0] <= 4.95 and limits[1:] == [5.0] * 3
+    limits.clear()
+    trump_table(deal, time_limit=5.0, jobs=2)  # each entry asks its thread for its engine: slow each time here
+    assert len(limits) == 4 and all(limit is not None and limit <= 4.95 for limit in limits)
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
