@@ -677,3 +677,22 @@ def test_estimates_look_at_most_twelve_cards_ahead() -> None:
     assert analysis_module.FAVOURITE_TRICKS == 3 and analysis_module.FAVOURITE_CARDS == 12
     found = [analysis_module.favourite_by_estimates(p, far, 3) for p in (five, four, three)]
     assert [f.tricks if f else None for f in found] == [2, 3, 3]
+
+
+def test_a_trick_ahead_takes_at_most_the_nodes_readme_says_in_putz_for_five() -> None:
+    """Under a node limit the estimates a trick ahead run past it: README gives how far
+    in a complete five-player Putz deal, the most of the benchmark's 200 deals (it had
+    said 3,500; 9 of the 200 took more, up to 8,400)."""
+    import re
+
+    from benchmarks.deals import deals
+    from solver.analysis import _estimates, _guide
+
+    from .helpers import ROOT
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    found = re.search(r"up to about ([\d,]+) in a complete five-player Putz deal", text)
+    assert found is not None
+    most = int(found.group(1).replace(",", ""))
+    nodes = [_estimates(_guide(Position.from_dict(deal)), None)[1] for deal in deals("putz5", 200)]
+    assert max(nodes) <= most < 1.1 * max(nodes), (max(nodes), most)
