@@ -693,7 +693,7 @@ class Verdict:
     not decide are None, `value` is None and `best` empty (but a forced move, the
     only legal one, is the best and unique whatever the limit, and where the bounds
     met, a move having reached the most the position allows, `value` is known and
-    decides a claimed one), `wrong` lists the
+    decides a claimed one, and a claimed move solved at it is best), `wrong` lists the
     claimed moves already shown worse than another move (solved worse, or bounded
     below it), and `value_holds` is False for a claimed value worse than the best
     move found or outside the position's bounds (the best of its moves').
@@ -779,13 +779,16 @@ def verify_puzzle(
     else:
         # stopped by a limit: a claimed move whose value, or the better of its bounds,
         # is worse than another solved move (or than the bound of a move shown better
-        # than them: the limited `value`) is surely not best; of the others nothing is known
+        # than them: the limited `value`) is surely not best; one solved at the most any
+        # move can reach is surely best (`_surely_best`); of the others nothing is known
         top = preference(pos, result.value) if result.value is not None else None
         wrong = tuple(m.move for m in claimed if top is not None and _at_best(pos, m) < top)
     if claimed and (exact or forced):
         best_holds = not wrong
     elif wrong:
         best_holds = False
+    elif claimed and all(_surely_best(pos, result, m) for m in claimed):
+        best_holds = True
     if claim.value is not None and value is not None:  # exact, or bounds that met
         value_holds = value == claim.value and isinstance(value, bool) == isinstance(claim.value, bool)
     elif claim.value is not None:
@@ -832,6 +835,14 @@ def _met_bounds(pos: AnyPosition, result: Result) -> Value | None:
     if lower != upper:
         return None
     return bool(lower) if pos.objective in YES_NO_OBJECTIVES else lower
+
+
+def _surely_best(pos: AnyPosition, result: Result, move: MoveValue) -> bool:
+    """Whether a limited search proved `move` best: solved, and no move's value, or
+    better bound, beats it (so the bounds met at its value)."""
+    if move.value is None or any(m.value is None and (m.lower is None or m.upper is None) for m in result.moves):
+        return False
+    return all(_at_best(pos, m) <= preference(pos, move.value) for m in result.moves)
 
 
 def _at_best(pos: AnyPosition, move: MoveValue) -> int:

@@ -653,6 +653,22 @@ def test_a_limited_verdict_whose_bounds_meet_decides_the_value() -> None:
     assert decided > 0
 
 
+def test_a_limited_verdict_whose_bounds_meet_decides_the_move_that_reached_them() -> None:
+    """The same deal, stopped (22,144 nodes, fresh tables) with S6 solved at 257, the
+    most the deal allows: S6 is surely a best lead, so a claim of it with that value
+    holds (it was left undecided though both parts were proved); a lead left unsolved
+    stays undecided, and uniqueness too."""
+    deal = {**lines_of("to-bid.jsonl")[3], "trump": "undeufe"}
+    verdict = verify_puzzle(deal, {"best": ["S6"], "value": 257}, node_limit=22_144, engine=Engine(64))
+    assert not verdict.exact and [m.to_dict() for m in verdict.claimed] == [{"move": "S6", "value": 257}]
+    assert (verdict.best_holds, verdict.value_holds, verdict.holds) == (True, True, True)
+    assert verdict.unique is None and verdict.best == ()
+    unsolved = verify_puzzle(deal, {"best": ["SK"]}, node_limit=22_144, engine=Engine(64))
+    assert unsolved.claimed[0].value is None and (unsolved.best_holds, unsolved.holds) == (None, None)
+    alone = verify_puzzle(deal, {"best": ["S6"], "unique": True}, node_limit=22_144, engine=Engine(64))
+    assert (alone.best_holds, alone.holds) == (True, None)  # SK and others may tie
+
+
 def test_a_limited_verdict_names_a_claimed_move_already_shown_worse() -> None:
     position = {"game": "belote", "trump": "S", "objective": "raw", "hands": [
         "CA CQ SQ ST HQ HT DQ D9", "CJ C8 S9 S7 HK DA DJ DT", "CK CT C9 S8 H9 H8 H7 D7", "C7 SA SK SJ HA HJ DK D8"]}
