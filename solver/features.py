@@ -102,9 +102,10 @@ class PlayedCard:
     `after` the value once the card is played, `lost` how much the card gave away
     (0 for a best card; a yes/no objective counts a lost `true` as 1).  Values are
     None when a search limit stopped the analysis before it could tell (a card's
-    `after` may come from the next card's search: one position), but for a forced
-    card, the only legal one, which loses nothing (`lost` 0, `before` = `after`,
-    its own best); `lost_at_least`
+    `after` may come from the next card's search: one position; `before` is known
+    where the bounds met, a move having reached the most the position allows), but
+    for a forced card, the only legal one, which loses nothing (`lost` 0, `before` =
+    `after`, its own best); `lost_at_least`
     is then set where the card is already shown to have lost something: what it lost
     at least, against the best move the limited search found.  For a card that lost
     something, `line` is a line of best play from the position before it, to the end
@@ -320,7 +321,8 @@ def check_first(first: Any, position: AnyPosition) -> int:
 
 def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result) -> PlayedCard:
     after = next(m.value for m in result.moves if m.move == str(card))
-    before = result.value if result.exact else None
+    # limited, the position's value is still known where a move reached the most it allows
+    before = result.value if result.exact else _met_bounds(pos, result)
     lost = None
     if before is not None and after is not None:
         lost = preference(pos, before) - preference(pos, after)

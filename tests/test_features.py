@@ -243,6 +243,20 @@ def test_a_limited_play_analysis_says_what_a_card_surely_lost() -> None:
     assert convert.play_from(convert.play_message(limited)) == limited
 
 
+def test_a_limited_play_analysis_knows_before_where_the_bounds_meet() -> None:
+    """examples/to-bid.jsonl's Jass deal in undeufe, S6 led: stopped at 22,144 nodes
+    (fresh tables) with S6 solved at 257, the most the deal allows, the position before
+    it is worth 257 too, so S6 lost nothing (before, lost were unknown), as the trump
+    table's entry knows its value; its best leads stay unknown."""
+    hands = lines_of("to-bid.jsonl")[3]
+    data = {**{k: v for k, v in hands.items() if k != "hands"}, "trump": "undeufe", "deal": hands["hands"]}
+    card = analyse_play({**data, "played": ["S6"]}, node_limit=22_144, engine=Engine(64)).cards[0]
+    assert not card.exact and (card.before, card.after, card.lost, card.best) == (257, 257, 0, ())
+    # SK's own search met them too, before SK was solved: its loss stays unknown
+    unsolved = analyse_play({**data, "played": ["SK"]}, node_limit=22_144, engine=Engine(64)).cards[0]
+    assert (unsolved.before, unsolved.after, unsolved.lost) == (257, None, None)
+
+
 def lines_of(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (ROOT / "examples" / name).read_text().splitlines() if line.strip()]
 
