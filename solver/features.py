@@ -641,7 +641,7 @@ class Claim:
             given = {"best": data.best, "value": data.value, "unique": data.unique}
             data = {k: v for k, v in given.items() if v is not None and v != ()}
         if not isinstance(data, Mapping):
-            raise ClaimError(name, f"must be an object with best and/or value, got {json_kind(data)}")
+            raise ClaimError(name, f"must be an object with best, value and/or unique, got {json_kind(data)}")
         refuse_unknown_keys(data, ("best", "value", "unique"), ClaimError, name, " (a claim has best, value, unique)")
         # a field given as null (or best as []) claims nothing: an error, not silently
         # read as left out, since the puzzle meant to claim something there
@@ -668,7 +668,7 @@ class Claim:
         if unique is not None and not isinstance(unique, bool):
             raise ClaimError(f"{name}.unique", f"must be true or false, got {shown(unique)}")
         if not best and value is None and unique is None:
-            raise ClaimError(name, "claims nothing: give best (the winning moves) and/or value")
+            raise ClaimError(name, "claims nothing: give best (the winning moves), value and/or unique")
         return cls(tuple(best), value, unique)
 
     def to_dict(self) -> dict[str, Any]:
@@ -867,7 +867,7 @@ def puzzle_from_dict(data: Any) -> tuple[AnyPosition, Claim]:
     if not isinstance(data, Mapping):
         raise PositionError("puzzle", f"must be a JSON object, got {json_kind(data)}")
     if "claim" not in data:
-        raise ClaimError("claim", "required: what the puzzle claims (best and/or value)")
+        raise ClaimError("claim", "required: what the puzzle claims (best, value and/or unique)")
     nested = "position" in data
     if nested:
         refuse_unknown_keys(data, ("position", "claim"), told=" (a puzzle has position and claim)")

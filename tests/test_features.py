@@ -571,6 +571,16 @@ def test_uniqueness_is_reported_and_may_be_claimed() -> None:
     assert both.holds and both.missing == () and set(both.best) == {"HJ", "H9"}
 
 
+def test_a_claim_of_uniqueness_alone_is_a_claim() -> None:
+    """{"unique": true} claims that the position has one best move; an empty claim's
+    error names unique beside best and value, as what may be claimed."""
+    forced = Position.from_dict(EXAMPLE).play("S8").play("SK")
+    assert verify_puzzle(forced, {"unique": True}).holds is True  # S9 is forced
+    assert verify_puzzle(forced.play("S9"), {"unique": True}).holds is False  # HJ and H9 tie
+    with pytest.raises(ClaimError, match="best .*, value and/or unique"):
+        verify_puzzle(EXAMPLE, {})
+
+
 def test_a_puzzle_with_a_yes_no_objective() -> None:
     late = Position.from_dict({"game": "putz", "trump": "H", "deal": deal_of("putz", 1, "H")})
     rng = random.Random(3)
