@@ -254,8 +254,11 @@ def strongest_limit(limits: Iterable[str | None]) -> str | None:
 def _fill_from_neighbours(pos: AnyPosition, cards: list[PlayedCard], after_added: set[int | None]) -> tuple[PlayedCard, ...]:
     """A card's `after` and the next card's `before` value one position, for the sides
     of two seats; where a limit stopped one of the two searches (the later position is
-    often solved, the earlier one not), the other's exact value stands for it."""
-    for i in range(len(cards) - 1):
+    often solved, the earlier one not), the other's exact value stands for it.  Forward,
+    then back: a forced card passes what it is given on to either neighbour, so a
+    value found after it reaches the cards before it too."""
+    pairs = range(len(cards) - 1)
+    for i in [*pairs, *reversed(pairs)]:
         card, following = cards[i], cards[i + 1]
         if following.index != card.index + 1 or following.index in after_added:
             continue
