@@ -462,6 +462,8 @@ def claim_message(claim: Claim | Mapping[str, Any]) -> pb.Claim:
         message.value.CopyFrom(claimed)
     if checked.unique is not None:
         message.unique = checked.unique
+    if checked.unique_play is not None:
+        message.unique_play = checked.unique_play
     return message
 
 
@@ -473,8 +475,9 @@ def claim_to_dict(message: pb.Claim) -> dict[str, Any]:
     value = value_from(message.value)
     if value is not None:
         data["value"] = value
-    if message.HasField("unique"):
-        data["unique"] = message.unique
+    for name in ("unique", "unique_play"):
+        if message.HasField(name):
+            data[name] = getattr(message, name)
     return data
 
 
@@ -494,8 +497,9 @@ def verdict_message(verdict: Verdict) -> pb.VerifyPuzzleResponse:
         nodes=verdict.nodes,
         time_ms=verdict.time_ms,
         limit=verdict.limit or "",
+        best_plays=[pb.Play(moves=list(play)) for play in verdict.best_plays],
     )
-    for name in ("holds", "best_holds", "value_holds", "unique"):
+    for name in ("holds", "best_holds", "value_holds", "unique", "unique_play"):
         flag = getattr(verdict, name)
         if flag is not None:
             setattr(message, name, flag)
@@ -516,6 +520,8 @@ def verdict_from(message: pb.VerifyPuzzleResponse) -> Verdict:
         claimed=tuple(move_from(m) for m in message.claimed),
         exact=message.exact,
         limit=message.limit or None,
+        unique_play=_optional_bool(message, "unique_play"),
+        best_plays=tuple(tuple(play.moves) for play in message.best_plays),
         nodes=message.nodes,
         time_ms=message.time_ms,
     )

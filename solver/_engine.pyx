@@ -2501,7 +2501,8 @@ cdef class Engine:
         "nodes", "time" or "cancelled"), `line` [bits] and `line_scores` (each side's
         score at its end, None without a line), `best` (a best bit), `best_moves`
         (every best bit) and `value` (None when a limit stopped the search), `worse`
-        {bit: bound} (below), `stats` (claims, table probes, hits, cut-offs, MTD(f)
+        {bit: bound} (below), `merged` {bit: bit} (a card merged with an equivalent
+        one at the root: the card searched for it, which it plays as), `stats` (claims, table probes, hits, cut-offs, MTD(f)
         passes, and per root move valued: (bit, nodes, passes, first guess), for
         benchmarks).
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
@@ -2707,9 +2708,11 @@ cdef class Engine:
             stopped_bounds[stopped_bit] = (stop_lower if stop_lower > -INF else None,
                                            stop_upper if stop_upper < INF else None)
         # cards merged with an equivalent one take its value
+        merged = {}
         for bit in range(MAX_BITS):
             if (legal >> bit) & 1 and bit not in result_values:
                 stand = stand_in(&self.tables, root_in_play, searched, bit)
+                merged[bit] = stand
                 result_values[bit] = result_values[stand]
                 if stand in best_moves:
                     best_moves.append(bit)
@@ -2734,6 +2737,9 @@ cdef class Engine:
             # the move a limit stopped in: the bounds its finished tests proved (None: none)
             "stopped": stopped_bounds,
             "value": best if not c.aborted and best_bit >= 0 else None,
+            # the cards merged with an equivalent one at the root, and the card that stood for
+            # each: one play (verify's unique_play)
+            "merged": merged,
         }
 
     cdef void _load(self, dict spec) except *:

@@ -97,6 +97,10 @@ class Result:
     estimate_tricks: int | None = None
     # the objective the estimates are in where not the result's own (`points` for pomme, all_tricks)
     estimate_objective: str | None = None
+    # a move merged with an equivalent one (the same play: adjacent in its suit among
+    # the cards in play, the same points, no roem to tell them apart), by the move
+    # searched for it; not in the JSON (verify's unique_play reads it)
+    merged: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -983,4 +987,5 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         line=line,
         estimate_tricks=outcome.estimate_tricks,
         estimate_objective=guide,
+        merged={str(card): str(stand) for card, stand in (outcome.merged or {}).items()},
     )

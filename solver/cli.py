@@ -217,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
         commands,
         "verify",
         'puzzles {"position": {...}, "claim": {"best": [...], "value": V, "unique": true}} (or the position\'s '
-        "fields with claim beside them): does each claim hold",
+        "fields with claim beside them; unique_play: true claims one best play, equivalent cards as one): does "
+        "each claim hold",
     )
     _common(verify_cmd, what="puzzles")
     # said at once, where argparse would report an unknown option of the whole command line
@@ -474,7 +475,9 @@ class PuzzleSummary:
     """Counts verdicts for the last line of `plis verify`."""
 
     def __init__(self) -> None:
-        self.counts = {"puzzles": 0, "hold": 0, "fail": 0, "undecided": 0, "unique": 0, "unique_unknown": 0}
+        self.counts = {
+            "puzzles": 0, "hold": 0, "fail": 0, "undecided": 0, "unique": 0, "unique_play": 0, "unique_unknown": 0,
+        }  # fmt: skip
         self._lock = threading.Lock()  # with --jobs, verdicts come from several threads
 
     def add(self, verdict: Verdict) -> None:
@@ -483,6 +486,7 @@ class PuzzleSummary:
             self.counts["puzzles"] += 1
             self.counts[key] += 1
             self.counts["unique"] += bool(verdict.unique)
+            self.counts["unique_play"] += bool(verdict.unique_play)
             self.counts["unique_unknown"] += verdict.unique is None
 
     def __call__(self, lines: int, failed: int) -> tuple[dict[str, Any], str, bool]:
@@ -490,7 +494,8 @@ class PuzzleSummary:
         unknown = f" ({counts['unique_unknown']} unknown)" if counts["unique_unknown"] else ""  # a limit stopped them
         text = (
             f"{counted(counts['puzzles'], 'puzzle')}: {counts['hold']} hold, {counts['fail']} fail, "
-            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move{unknown}; "
+            f"{counts['undecided']} undecided; {counts['unique']} with a unique winning move, "
+            f"{counts['unique_play']} with one winning play{unknown}; "
             f"{counted(failed, 'line')} in error"
         )
         return {"summary": counts}, text, counts["fail"] == 0 and counts["undecided"] == 0
@@ -1002,8 +1007,10 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
     word = {True: "HOLDS", False: "DOES NOT HOLD", None: "UNDECIDED (a limit stopped the search)"}[verdict.holds]
     if verdict.holds is False:  # which parts of the claim failed
         failed = [part for part, holds in (("best", verdict.best_holds), ("value", verdict.value_holds)) if holds is False]
-        if isinstance(claim.get("unique"), bool) and verdict.unique is not None and claim["unique"] != verdict.unique:
-            failed.append("unique")
+        for part in ("unique", "unique_play"):
+            found = getattr(verdict, part)
+            if isinstance(claim.get(part), bool) and found is not None and claim[part] != found:
+                failed.append(part)
         if failed:
             word += f" (wrong: {', '.join(failed[:-1]) + ' and ' if failed[:-1] else ''}{failed[-1]})"
     lines = _header(position, verdict.objective)
@@ -1013,6 +1020,9 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
         f"  value {_shown(verdict.value)}, best {' '.join(verdict.best) or '?'}"
         f" ({'unique' if verdict.unique else 'not unique' if verdict.unique is not None else 'uniqueness unknown'})"
     )
+    same = [" = ".join(play) for play in verdict.best_plays if len(play) > 1]
+    if same:  # best cards that play the same
+        lines.append(f"  the same play: {', '.join(same)} ({'one' if verdict.unique_play else 'not one'} best play)")
     if verdict.wrong:
         # a claimed move a limit left unsolved: the bounds that showed it worse
         wrong = [m for m in verdict.claimed if m.move in verdict.wrong]

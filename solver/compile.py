@@ -51,6 +51,9 @@ class Outcome:
     # a settled score's estimates: the `raw` ones they were settled from, which order
     # the moves the settlement makes equal
     estimate_ranks: dict[Any, int] | None = None
+    # the cards merged with an equivalent one at the root, each with the card searched
+    # for it: it plays the same (taking the same tricks, worth the same points)
+    merged: dict[Any, Any] | None = None
 
 
 def card_bit(rules: Rules, card: Card) -> int:
@@ -313,7 +316,8 @@ def solve(
     line = [card_of[b] for b in raw["line"]]
     # the engine counts tricks, not points, for all_tricks
     line_scores = raw["line_scores"] if pos.objective != "all_tricks" else None
-    return Outcome(values, bounds, line, raw["nodes"], raw["limit"], best, value, best_moves, line_scores)
+    merged = {card_of[bit]: card_of[stand] for bit, stand in raw["merged"].items()}
+    return Outcome(values, bounds, line, raw["nodes"], raw["limit"], best, value, best_moves, line_scores, merged=merged)
 
 
 def estimate(pos: Position, engine: Any, horizon: int, time_limit: float | None = None) -> dict[Card, Value | None] | None:

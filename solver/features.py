@@ -631,21 +631,25 @@ def deal_before_play(deal: PositionLike) -> Position:
 class Claim:
     """What a puzzle says about its position: the winning move(s), the value, uniqueness.
 
-    Leave out what the puzzle does not claim (`best=()`, `value=None`, `unique=None`).
+    Leave out what the puzzle does not claim (`best=()`, `value=None`, `unique=None`,
+    `unique_play=None`).  `unique` claims one best card; `unique_play` one best play,
+    where cards that play the same (Verdict.best_plays) count as one.
     """
 
     best: tuple[str, ...] = ()
     value: Value | None = None
     unique: bool | None = None
+    unique_play: bool | None = None  # one best play, equivalent cards counted as one
 
     @classmethod
     def from_dict(cls, data: Any, name: str = "claim") -> Claim:
         if isinstance(data, Claim):  # built directly: checked all the same, what it leaves out left out
-            given = {"best": data.best, "value": data.value, "unique": data.unique}
+            given = {"best": data.best, "value": data.value, "unique": data.unique, "unique_play": data.unique_play}
             data = {k: v for k, v in given.items() if v is not None and v != ()}
         if not isinstance(data, Mapping):
             raise ClaimError(name, f"must be an object with best, value and/or unique, got {json_kind(data)}")
-        refuse_unknown_keys(data, ("best", "value", "unique"), ClaimError, name, " (a claim has best, value, unique)")
+        known = ("best", "value", "unique", "unique_play")
+        refuse_unknown_keys(data, known, ClaimError, name, " (a claim has best, value, unique, unique_play)")
         # a field given as null (or best as []) claims nothing: an error, not silently
         # read as left out, since the puzzle meant to claim something there
         best = data.get("best", ())
@@ -665,14 +669,10 @@ class Claim:
             raise ClaimError(f"{name}.value", f"must be an integer or true/false, got {shown(value)}")
         if value is not None and not -VALUE_REACH <= value <= VALUE_REACH:
             raise ClaimError(f"{name}.value", f"no position's value lies beyond ±{VALUE_REACH}, got {value}")
-        if "unique" in data and data["unique"] is None:
-            raise ClaimError(f"{name}.unique", "is null: give true or false, or leave unique out")
-        unique = data.get("unique")
-        if unique is not None and not isinstance(unique, bool):
-            raise ClaimError(f"{name}.unique", f"must be true or false, got {shown(unique)}")
-        if not best and value is None and unique is None:
+        unique, unique_play = (_claimed_bool(data, key, name) for key in ("unique", "unique_play"))
+        if not best and value is None and unique is None and unique_play is None:
             raise ClaimError(name, "claims nothing: give best (the winning moves), value and/or unique")
-        return cls(tuple(best), value, unique)
+        return cls(tuple(best), value, unique, unique_play)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -682,7 +682,19 @@ class Claim:
             data["value"] = self.value
         if self.unique is not None:
             data["unique"] = self.unique
+        if self.unique_play is not None:
+            data["unique_play"] = self.unique_play
         return data
+
+
+def _claimed_bool(data: Mapping[str, Any], key: str, name: str) -> bool | None:
+    """A claim's `key`, true or false, or None where left out (null is an error)."""
+    if key in data and data[key] is None:
+        raise ClaimError(f"{name}.{key}", f"is null: give true or false, or leave {key} out")
+    given = data.get(key)
+    if given is not None and not isinstance(given, bool):
+        raise ClaimError(f"{name}.{key}", f"must be true or false, got {shown(given)}")
+    return given
 
 
 @dataclass(frozen=True)
@@ -692,7 +704,10 @@ class Verdict:
     `holds` is true when every part of the claim holds: each claimed move is a best
     move (`best_holds`), the value is right (`value_holds`), and the winning move is
     unique if the claim says so.  `unique` says whether the position has exactly one
-    best move, whatever was claimed; `missing` lists best moves the claim left out,
+    best move, whatever was claimed; `best_plays` groups the best moves into plays,
+    cards that play the same together (cards of one hand adjacent in their suit among
+    the cards in play and worth the same points, no roem to tell them apart: either
+    takes the same tricks), and `unique_play` says whether there is one; `missing` lists best moves the claim left out,
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
     not decide are None, `value` is None and `best` empty (but a forced move, the
@@ -716,6 +731,8 @@ class Verdict:
     claimed: tuple[MoveValue, ...]
     exact: bool
     limit: str | None = None  # "time", "nodes" or "cancelled" when a limit stopped the search
+    unique_play: bool | None = None  # one best play (equivalent cards counted as one)
+    best_plays: tuple[tuple[str, ...], ...] = ()  # the best moves by play
     nodes: int = field(default=0, compare=False)  # left out of ==, as in a Hint
     time_ms: float = field(default=0.0, compare=False)
     # the search behind the verdict: the claimed and the best moves valued, the others
@@ -728,9 +745,11 @@ class Verdict:
             "best_holds": self.best_holds,
             "value_holds": self.value_holds,
             "unique": self.unique,
+            "unique_play": self.unique_play,
             "objective": self.objective,
             "value": self.value,
             "best": list(self.best),
+            "best_plays": [list(play) for play in self.best_plays],
             "missing": list(self.missing),
             "wrong": list(self.wrong),
             "claimed": [m.to_dict() for m in self.claimed],
@@ -777,6 +796,8 @@ def verify_puzzle(
     forced = len(result.moves) == 1
     best = result.best if exact else tuple(m.move for m in result.moves) if forced else ()
     unique = len(best) == 1 if exact or forced else None
+    best_plays = plays(best, result.merged)
+    unique_play = len(best_plays) == 1 if unique is not None else None
     best_holds = value_holds = None
     value = result.value if exact else _met_bounds(pos, result)
     if exact or forced:
@@ -811,6 +832,8 @@ def verify_puzzle(
         parts.append(value_holds)
     if claim.unique is not None:
         parts.append(None if unique is None else unique == claim.unique)
+    if claim.unique_play is not None:
+        parts.append(None if unique_play is None else unique_play == claim.unique_play)
     holds = False if False in parts else None if None in parts else True
     return Verdict(
         holds=holds,
@@ -825,10 +848,21 @@ def verify_puzzle(
         claimed=claimed,
         exact=exact,
         limit=result.limit,
+        unique_play=unique_play,
+        best_plays=best_plays,
         nodes=result.nodes,
         time_ms=result.time_ms,
         result=result,
     )
+
+
+def plays(moves: Iterable[str], merged: Mapping[str, str]) -> tuple[tuple[str, ...], ...]:
+    """`moves` grouped by play, in their order: a card the search merged with an
+    equivalent one (`Result.merged`) goes with the card searched for it."""
+    found: dict[str, list[str]] = {}
+    for move in moves:
+        found.setdefault(merged.get(move, move), []).append(move)
+    return tuple(tuple(group) for group in found.values())
 
 
 def _met_bounds(pos: AnyPosition, result: Result) -> Value | None:

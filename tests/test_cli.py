@@ -308,7 +308,8 @@ def test_jobs_count_every_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[
     source = write_lines(tmp_path / "in.jsonl", puzzles)
     status, out, _ = run(capsys, "verify", "--jobs", "0", str(source))
     assert status == 1 and len(out) == 10
-    summary = {"puzzles": 9, "hold": 6, "fail": 3, "undecided": 0, "unique": 9, "unique_unknown": 0, "errors": 0}
+    summary = {"puzzles": 9, "hold": 6, "fail": 3, "undecided": 0, "unique": 9, "unique_play": 9,
+               "unique_unknown": 0, "errors": 0}
     assert json.loads(out[-1])["summary"] == summary
 
 
@@ -513,7 +514,8 @@ def test_verify_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     status, out, _ = run(capsys, "verify", str(source))
     assert status == 0 and len(out) == 3
     assert comparable(json.loads(out[0])) == comparable(verify_puzzle(EXAMPLE, {"best": ["S8"], "value": -96}).to_dict())
-    summary = {"puzzles": 2, "hold": 2, "fail": 0, "undecided": 0, "unique": 2, "unique_unknown": 0, "errors": 0}
+    summary = {"puzzles": 2, "hold": 2, "fail": 0, "undecided": 0, "unique": 2, "unique_play": 2,
+               "unique_unknown": 0, "errors": 0}
     assert json.loads(out[2]) == {"summary": summary}
 
     failing = puzzles + [{"position": EXAMPLE, "claim": {"best": ["ST"]}}, {"position": EXAMPLE, "claim": {"best": ["CK"]}}]
@@ -526,7 +528,8 @@ def test_verify_with_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         "reason": "ILLEGAL_MOVE",
         "message": json.loads(out[3])["error"]["message"],
     }
-    summary = {"puzzles": 3, "hold": 2, "fail": 1, "undecided": 0, "unique": 3, "unique_unknown": 0, "errors": 1}
+    summary = {"puzzles": 3, "hold": 2, "fail": 1, "undecided": 0, "unique": 3, "unique_play": 3,
+               "unique_unknown": 0, "errors": 1}
     assert json.loads(out[4])["summary"] == summary
     status, out, _ = run(capsys, "verify", "--pretty", str(source))
     text = "\n".join(out)

@@ -247,7 +247,9 @@ def test_the_trump_table_names_the_rules(tmp_path: Path, capsys: pytest.CaptureF
 def test_the_puzzle_summary_counts_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     puzzle = {"position": EXAMPLE, "claim": {"value": -96}}
     status, out = pretty(tmp_path, capsys, "verify", puzzle, {"position": EXAMPLE, "claim": {"value": None}})
-    assert status == 1 and out[-1] == "1 puzzle: 1 hold, 0 fail, 0 undecided; 1 with a unique winning move; 1 line in error"
+    assert status == 1 and out[-1] == (
+        "1 puzzle: 1 hold, 0 fail, 0 undecided; 1 with a unique winning move, 1 with one winning play; 1 line in error"
+    )
 
 
 LIMITED_PUZZLE = {  # a Jass position whose claim a 5000-node search shows wrong without solving the position
@@ -273,7 +275,10 @@ def test_a_limited_verdict_shows_what_showed_the_claim_wrong(tmp_path: Path, cap
     assert low <= c9.value <= high < exact.value  # bounds, sound, that put it below the best
     move, value = out[5].removeprefix("  best found before the limit: ").split()
     assert int(value) > high and int(value) == next(m.value for m in exact.moves if m.move == move)
-    assert out[-1] == "1 puzzle: 0 hold, 1 fail, 0 undecided; 0 with a unique winning move (1 unknown); 0 lines in error"
+    assert out[-1] == (
+        "1 puzzle: 0 hold, 1 fail, 0 undecided; 0 with a unique winning move, 0 with one winning play (1 unknown); "
+        "0 lines in error"
+    )
 
 
 def test_a_claim_of_no_best_move_is_told_the_best_instead(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -92,7 +92,8 @@ def test_played_deals_are_replayed_card_by_card(capsys: pytest.CaptureFixture[st
 def test_puzzles_hold(capsys: pytest.CaptureFixture[str]) -> None:
     status, out = run(capsys, "verify", str(EXAMPLES / "puzzles.jsonl"))
     assert status == 0
-    summary = {"puzzles": 2, "hold": 2, "fail": 0, "undecided": 0, "unique": 2, "unique_unknown": 0, "errors": 0}
+    summary = {"puzzles": 2, "hold": 2, "fail": 0, "undecided": 0, "unique": 2, "unique_play": 2,
+               "unique_unknown": 0, "errors": 0}
     assert out[-1] == {"summary": summary}
 
 

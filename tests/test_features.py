@@ -621,6 +621,8 @@ def test_a_puzzle_with_a_yes_no_objective() -> None:
         ({"value": 10**12}, ClaimError, "claim.value"),  # beyond any value (and the wire's 32 bits)
         ({"best": ["S8"], "why": 1}, ClaimError, "claim.why"),
         ({"unique": "yes"}, ClaimError, "claim.unique"),
+        ({"unique_play": 1}, ClaimError, "claim.unique_play"),
+        ({"best": ["S8"], "unique_play": None}, ClaimError, "claim.unique_play"),
         ([], ClaimError, "claim"),
         # claiming nothing where a field is given: an error, not read as left out
         ({"best": [], "value": -96}, ClaimError, "claim.best"),

@@ -79,6 +79,7 @@ from .helpers import ROOT
 from .randompos import random_positions
 from .test_features import EXAMPLE, deal_of, playout
 from .test_input_fuzz import mutate, valid_positions
+from .test_plays import JASS as PLAYS_JASS
 
 # a Jass deal of seconds of search (31M nodes, 2.0 s in a 64 MB table on the project's
 # machine; no other test's): the tests count on it searching still after their short
@@ -207,6 +208,10 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     )  # an entry whose bounds met has its value instead
     for claim in ({"best": ["S8"], "value": -96}, {"best": ["ST"], "unique": True}, {"value": 0}):
         assert same_result(client.verify_puzzle(EXAMPLE, claim), verify_puzzle(EXAMPLE, claim))
+    # two best cards that play the same (tests/test_plays.py): the claim and the plays both ways
+    served_plays = client.verify_puzzle(PLAYS_JASS, {"best": ["S7"], "unique_play": True})
+    assert served_plays.holds and served_plays.best_plays == (("S9", "S7"),) and served_plays.unique_play
+    assert same_result(served_plays, verify_puzzle(PLAYS_JASS, {"best": ["S7"], "unique_play": True}))
 
 
 def test_a_background_server_quiets_only_grpcs_poller_on_a_closed_file() -> None:

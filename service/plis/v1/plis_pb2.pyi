@@ -339,14 +339,22 @@ class TrumpTableResponse(_message.Message):
     def __init__(self, game: _Optional[str] = ..., objective: _Optional[str] = ..., side: _Optional[int] = ..., entries: _Optional[_Iterable[_Union[TrumpEntry, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ...) -> None: ...
 
 class Claim(_message.Message):
-    __slots__ = ("best", "value", "unique")
+    __slots__ = ("best", "value", "unique", "unique_play")
     BEST_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     UNIQUE_FIELD_NUMBER: _ClassVar[int]
+    UNIQUE_PLAY_FIELD_NUMBER: _ClassVar[int]
     best: _containers.RepeatedScalarFieldContainer[str]
     value: Value
     unique: bool
-    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., unique: _Optional[bool] = ...) -> None: ...
+    unique_play: bool
+    def __init__(self, best: _Optional[_Iterable[str]] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., unique: _Optional[bool] = ..., unique_play: _Optional[bool] = ...) -> None: ...
+
+class Play(_message.Message):
+    __slots__ = ("moves",)
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, moves: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class VerifyPuzzleRequest(_message.Message):
     __slots__ = ("position", "claim", "limits")
@@ -359,7 +367,7 @@ class VerifyPuzzleRequest(_message.Message):
     def __init__(self, position: _Optional[_Union[Position, _Mapping]] = ..., claim: _Optional[_Union[Claim, _Mapping]] = ..., limits: _Optional[_Union[SearchLimits, _Mapping]] = ...) -> None: ...
 
 class VerifyPuzzleResponse(_message.Message):
-    __slots__ = ("holds", "best_holds", "value_holds", "unique", "objective", "value", "best", "missing", "wrong", "claimed", "exact", "nodes", "time_ms", "limit")
+    __slots__ = ("holds", "best_holds", "value_holds", "unique", "objective", "value", "best", "missing", "wrong", "claimed", "exact", "nodes", "time_ms", "limit", "unique_play", "best_plays")
     HOLDS_FIELD_NUMBER: _ClassVar[int]
     BEST_HOLDS_FIELD_NUMBER: _ClassVar[int]
     VALUE_HOLDS_FIELD_NUMBER: _ClassVar[int]
@@ -374,6 +382,8 @@ class VerifyPuzzleResponse(_message.Message):
     NODES_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    UNIQUE_PLAY_FIELD_NUMBER: _ClassVar[int]
+    BEST_PLAYS_FIELD_NUMBER: _ClassVar[int]
     holds: bool
     best_holds: bool
     value_holds: bool
@@ -388,4 +398,6 @@ class VerifyPuzzleResponse(_message.Message):
     nodes: int
     time_ms: float
     limit: str
-    def __init__(self, holds: _Optional[bool] = ..., best_holds: _Optional[bool] = ..., value_holds: _Optional[bool] = ..., unique: _Optional[bool] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., missing: _Optional[_Iterable[str]] = ..., wrong: _Optional[_Iterable[str]] = ..., claimed: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ...) -> None: ...
+    unique_play: bool
+    best_plays: _containers.RepeatedCompositeFieldContainer[Play]
+    def __init__(self, holds: _Optional[bool] = ..., best_holds: _Optional[bool] = ..., value_holds: _Optional[bool] = ..., unique: _Optional[bool] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., best: _Optional[_Iterable[str]] = ..., missing: _Optional[_Iterable[str]] = ..., wrong: _Optional[_Iterable[str]] = ..., claimed: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., unique_play: _Optional[bool] = ..., best_plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,74 @@
+"""Verify's plays: the best moves grouped where cards play the same (README, `plis
+verify`).  The groups come from the engine's merge of equivalent cards at the root;
+here each merged pair is held to the rule README states, and to the plain reference
+search, which never merges: both cards of a pair must be worth the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import Engine, analyse, verify_puzzle
+from solver.cards import Card
+from solver.reference import reference_values
+
+from .randompos import CONFIGS, random_positions
+
+# seat 3 must follow spades, and holds S9 and S7 only (S8 is out): either loses to CQ
+JASS = {"game": "jass", "options": {"match_bonus": 100, "buur_exception": True}, "trump": "C",
+        "hands": ["H8 H7 DA D8", "C7 SQ DK DT", "C6 SK HA H9", "S9 S7 HQ HJ DJ"],
+        "trick": ["ST", "CQ", "S6"], "leader": 0, "scored": [61, 28], "tricks": [3, 1]}  # fmt: skip
+
+
+def test_two_cards_that_play_the_same_are_one_best_play() -> None:
+    verdict = verify_puzzle(JASS, {"best": ["S7"]})
+    assert verdict.holds and verdict.best == ("S9", "S7") and verdict.missing == ("S9",)
+    assert (verdict.unique, verdict.unique_play, verdict.best_plays) == (False, True, (("S9", "S7"),))
+    assert verify_puzzle(JASS, {"best": ["S7"], "unique_play": True}).holds is True
+    assert verify_puzzle(JASS, {"best": ["S7"], "unique": True}).holds is False
+    assert verify_puzzle(JASS, {"unique_play": False}).holds is False
+    data = verdict.to_dict()
+    assert (data["unique_play"], data["best_plays"]) == (True, [["S9", "S7"]])
+
+
+def test_cards_apart_in_play_are_two_plays() -> None:
+    """The same hand with S8 still in play (with seat 1): S9 beats it, S7 does not, so
+    they no longer play the same, though here both are best."""
+    hands = ["H8 H7 DA D8", "C7 S8 DK DT", "C6 SK HA H9", "S9 S7 HQ HJ DJ"]
+    verdict = verify_puzzle({**JASS, "hands": hands}, {"unique_play": True})
+    assert verdict.best_plays == (("S9",), ("S7",)) and verdict.unique_play is False and verdict.holds is False
+
+
+def test_a_limited_verdict_leaves_the_plays_unknown() -> None:
+    verdict = verify_puzzle(JASS, {"unique_play": True}, node_limit=1, engine=Engine(1))
+    if not verdict.exact:  # (a node limit is looked at every 4,096 nodes: this may finish)
+        assert (verdict.unique_play, verdict.best_plays, verdict.holds) == (None, (), None)
+
+
+@pytest.mark.parametrize("game", sorted(CONFIGS))
+def test_merged_cards_are_equivalent(game: str) -> None:
+    """Each card merged with another at the root: one hand's, the same suit and points
+    (any points where tricks alone count),
+    no card in play (hands and trick) between the two but those of the same run, and
+    the same value by the reference search."""
+    engine = Engine(4)
+    pairs = 0
+    for position in random_positions(game, 150, seed="plays", max_tricks=3, min_tricks=3):
+        result = analyse(position, engine=engine)
+        if not result.merged:
+            continue
+        rules = position.rules
+        expected = {str(card): value for card, value in reference_values(position).items()}
+        in_play = [c for hand in position.hands for c in hand] + list(position.trick)
+        for name, stand in result.merged.items():
+            card, other = Card.parse(name), Card.parse(stand)
+            pairs += 1
+            assert other in position.hands[position.to_move] and card in position.hands[position.to_move]
+            assert rules.group(card) == rules.group(other)
+            # (all_tricks counts tricks, not points: there any two cards so placed are one play)
+            assert rules.points(card) == rules.points(other) or position.objective == "all_tricks"
+            low, high = sorted((rules.strength(card), rules.strength(other)))
+            between = [c for c in in_play if rules.group(c) == rules.group(card) and low < rules.strength(c) < high]
+            # a run of three or more: the cards between belong to it too
+            assert all(result.merged.get(str(c)) == stand for c in between), (position.to_dict(), name, stand)
+            assert expected[name] == expected[stand], (position.to_dict(), name, stand)
+    assert pairs >= 5  # (8 to 54 by the game)
