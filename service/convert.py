@@ -286,6 +286,7 @@ def result_message(result: Result) -> pb.Result:
         line=list(result.line),
         estimate_tricks=result.estimate_tricks,
         estimate_objective=result.estimate_objective or "",
+        settlement=pb.Settlement(**result.settlement) if result.settlement is not None else None,
     )
 
 
@@ -305,7 +306,16 @@ def result_from(message: pb.Result) -> Result:
         line=tuple(message.line),
         estimate_tricks=message.estimate_tricks if message.HasField("estimate_tricks") else None,
         estimate_objective=message.estimate_objective or None,
+        settlement=_settlement_from(message) if message.HasField("settlement") else None,
     )
+
+
+def _settlement_from(message: pb.Result) -> dict[str, Any]:
+    given = message.settlement
+    return {
+        "from_pool": list(given.from_pool), "between_players": list(given.between_players),
+        "pool_stays": given.pool_stays,
+    }  # fmt: skip
 
 
 def hint_message(hint: Hint) -> pb.HintResponse:

@@ -101,6 +101,9 @@ class Result:
     # the cards in play, the same points, no roem to tell them apart), by the move
     # searched for it; not in the JSON (verify's unique_play reads it)
     merged: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    # Bassadewitz: the chips at the end of the line of best play (RULES.md: never
+    # searched, for a person's information); None for the other games and limited results
+    settlement: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -111,6 +114,7 @@ class Result:
             "moves": [m.to_dict() for m in self.moves],
             "best": list(self.best),
             "points": list(self.points) if self.points is not None else None,
+            **({"settlement": dict(self.settlement)} if self.settlement is not None else {}),
             "exact": self.exact,
             "nodes": self.nodes,
             "time_ms": round(self.time_ms, 3),
@@ -961,6 +965,7 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
 
     moves = [unsolved_move(c) for c in ahead] + moves + [unsolved_move(c) for c in unsolved if c not in ahead]
     points = None
+    settlement = None
     line: tuple[str, ...] = ()
     if outcome.line and exact:  # a limited result has no line of best play, whatever
         # an engine gives (one cancelled while it followed the line stopped it there)
@@ -972,6 +977,7 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
                 end = end.play(card)
             points = tuple(end.final_scores())
         line = tuple(str(c) for c in outcome.line)
+        settlement = line_settlement(pos, outcome.line)
     return Result(
         to_move=pos.to_move,
         side=pos.side,
@@ -988,4 +994,16 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         estimate_tricks=outcome.estimate_tricks,
         estimate_objective=guide,
         merged={str(card): str(stand) for card, stand in (outcome.merged or {}).items()},
+        settlement=settlement,
     )
+
+
+def line_settlement(pos: AnyPosition, line: Iterable[Any]) -> dict[str, Any] | None:
+    """What the game settles at the end of `line` from `pos`, where it settles more than
+    its points, never searched (Bassadewitz's chips); None for the other games."""
+    if isinstance(pos, BesiguePosition):
+        return None
+    end = pos
+    for card in line:
+        end = end.play(card)
+    return pos.rules.settlement_info(end.final_scores(), end.tricks)

@@ -705,9 +705,8 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     if result.points is not None:
         lines.append(f"  final points on a best line: {list(result.points)}")
         lines.append(f"  line: {_line_text(position, len(position.trick), result.line)}")
-        settlement = _settlement_text(position, result.line)
-        if settlement:
-            lines.append(f"  settlement on that line: {settlement}")
+        if result.settlement is not None:
+            lines.append(f"  settlement on that line: {_settlement_text(result.settlement)}")
     lines.append(f"  {_exactness(result.exact, result.limit)}, {result.nodes} nodes, {result.time_ms:.1f} ms")
     return "\n".join(lines) + "\n"
 
@@ -820,17 +819,8 @@ def _aligned(cells: Sequence[tuple[str, str]]) -> list[str]:
     return [f"{value:>{value_width}} {bounds:<{bounds_width}}" for value, bounds in cells]
 
 
-def _settlement_text(position: AnyPosition, line: Sequence[str]) -> str | None:
-    """What the game settles at the end of `line`, never searched (RULES.md: Bassadewitz's
-    chips, for a person's information); None for the other games."""
-    if isinstance(position, BesiguePosition):
-        return None
-    end = position
-    for card in line:
-        end = end.play(card)
-    info = position.rules.settlement_info(end.final_scores(), end.tricks)
-    if info is None:
-        return None
+def _settlement_text(info: Mapping[str, Any]) -> str:
+    """A result's settlement (RULES.md: Bassadewitz's chips, never searched), in words."""
     text = f"chips from the pool {info['from_pool']}" if not info["pool_stays"] else "the pool stays"
     if any(info["between_players"]):
         text += f", between the players {info['between_players']}"

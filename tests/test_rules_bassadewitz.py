@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+from solver import analyse
 from solver.games.bassadewitz import chips
 
 from .helpers import canon, cards, engine_values, legal, make_rules, play, position, random_deal, random_playout, values, winner
@@ -263,6 +265,30 @@ def test_chips_hundred_points_pays():
         "between_players": [-12, 4, 4, 4],
         "pool_stays": True,
     }
+
+
+@pytest.mark.parametrize(
+    ("scored", "tricks", "settlement"),
+    [
+        # CA takes the last trick (11): 40 30 40 10; fewest 5 (seat 3), then 4 (seat 1),
+        # then seats 0 and 2 tie at 40, seat order first: 3 to seat 0
+        ([29, 30, 40, 10], [2, 2, 2, 1], {"from_pool": [3, 4, 0, 5], "between_players": [0, 0, 0, 0],
+                                          "pool_stays": False}),
+        # seat 0 takes all 8 tricks (120 points, not paid for): 4 from each other seat
+        ([109, 0, 0, 0], [7, 0, 0, 0], {"from_pool": [0, 0, 0, 0], "between_players": [12, -4, -4, -4],
+                                        "pool_stays": True}),
+    ],
+)  # fmt: skip
+def test_a_result_gives_the_chips_at_the_end_of_its_line(
+    scored: list[int], tricks: list[int], settlement: dict[str, Any]
+) -> None:
+    pos = position("bassadewitz", hands=["CA", "C7", "C8", "C9"], tricks=tricks, scored=scored)
+    result = analyse(pos)
+    assert result.settlement == settlement and result.to_dict()["settlement"] == settlement
+    limited = analyse(pos, node_limit=1)  # stopped before the search: no line, no settlement
+    assert not limited.exact and limited.settlement is None
+    jass = position("jass", trump="H", hands=["CA", "C7", "C8", "C9"], tricks=[4, 4])
+    assert analyse(jass).settlement is None and "settlement" not in analyse(jass).to_dict()
 
 
 @pytest.mark.parametrize(("jacks", "after_ace"), [("trumps", 35), ("plain", 37)])

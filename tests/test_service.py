@@ -214,6 +214,14 @@ def test_analyse_play_trump_table_and_verify_match_the_library(client: Client) -
     assert same_result(served_plays, verify_puzzle(PLAYS_JASS, {"best": ["S7"], "unique_play": True}))
 
 
+def test_a_bassadewitz_result_brings_its_chips(client: Client) -> None:
+    """The settlement at the end of the line (tests/test_rules_bassadewitz.py), through the proto."""
+    position = {"game": "bassadewitz", "hands": ["CA", "C7", "C8", "C9"], "scored": [109, 0, 0, 0], "tricks": [7, 0, 0, 0]}
+    served = client.analyse(position)
+    assert served.settlement == {"from_pool": [0, 0, 0, 0], "between_players": [12, -4, -4, -4], "pool_stays": True}
+    assert served == analyse(position) and client.analyse(EXAMPLE).settlement is None
+
+
 def test_a_background_server_quiets_only_grpcs_poller_on_a_closed_file() -> None:
     """gRPC's aio poller, used from several event loops in one process, may find its
     file closed as a server stops (grpc/grpc#25364): benchmarks.service_deals printed

@@ -113,7 +113,7 @@ class MoveValue(_message.Message):
     def __init__(self, move: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., lower: _Optional[int] = ..., upper: _Optional[int] = ..., estimate: _Optional[int] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ("to_move", "side", "objective", "value", "moves", "best", "points", "exact", "nodes", "time_ms", "limit", "line", "estimate_tricks", "estimate_objective")
+    __slots__ = ("to_move", "side", "objective", "value", "moves", "best", "points", "exact", "nodes", "time_ms", "limit", "line", "estimate_tricks", "estimate_objective", "settlement")
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +128,7 @@ class Result(_message.Message):
     LINE_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_TRICKS_FIELD_NUMBER: _ClassVar[int]
     ESTIMATE_OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
     to_move: int
     side: int
     objective: str
@@ -142,7 +143,18 @@ class Result(_message.Message):
     line: _containers.RepeatedScalarFieldContainer[str]
     estimate_tricks: int
     estimate_objective: str
-    def __init__(self, to_move: _Optional[int] = ..., side: _Optional[int] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ..., estimate_tricks: _Optional[int] = ..., estimate_objective: _Optional[str] = ...) -> None: ...
+    settlement: Settlement
+    def __init__(self, to_move: _Optional[int] = ..., side: _Optional[int] = ..., objective: _Optional[str] = ..., value: _Optional[_Union[Value, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveValue, _Mapping]]] = ..., best: _Optional[_Iterable[str]] = ..., points: _Optional[_Iterable[int]] = ..., exact: _Optional[bool] = ..., nodes: _Optional[int] = ..., time_ms: _Optional[float] = ..., limit: _Optional[str] = ..., line: _Optional[_Iterable[str]] = ..., estimate_tricks: _Optional[int] = ..., estimate_objective: _Optional[str] = ..., settlement: _Optional[_Union[Settlement, _Mapping]] = ...) -> None: ...
+
+class Settlement(_message.Message):
+    __slots__ = ("from_pool", "between_players", "pool_stays")
+    FROM_POOL_FIELD_NUMBER: _ClassVar[int]
+    BETWEEN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    POOL_STAYS_FIELD_NUMBER: _ClassVar[int]
+    from_pool: _containers.RepeatedScalarFieldContainer[int]
+    between_players: _containers.RepeatedScalarFieldContainer[int]
+    pool_stays: bool
+    def __init__(self, from_pool: _Optional[_Iterable[int]] = ..., between_players: _Optional[_Iterable[int]] = ..., pool_stays: _Optional[bool] = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ("reason", "field", "message", "index")
