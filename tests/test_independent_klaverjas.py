@@ -20,7 +20,8 @@ declarers:
    objectives `score` and `raw`.
    Endgames of 4 and 5 tricks cut from playouts, with the pit at stake too, for `raw` (which adds
    up trick by trick) against a memoised minimax; with 4 tricks, `score` too (nat at stake),
-   memoised on whole states.
+   memoised on whole states. Endgames of 6 tricks with nat at stake, for `score`, against an
+   alpha-beta search on whole states.
 3. Complete deals played out to the last trick: given to plis as `deal` + `played` (so it
    adds up the whole deal itself) and in hands form, its value and `points` for the
    forced last trick equal our final scores, for both objectives.
@@ -43,6 +44,7 @@ from solver import Position, analyse
 from tests.independent_common import (
     SUITS,
     State,
+    alphabeta_move_values,
     check_along,
     check_moves,
     deal_dict,
@@ -500,6 +502,40 @@ def test_deeper_endgame_values(rules: str, roem_order: str) -> None:
         for variant in variants:
             check_moves(position_dict(g, variant), "score", g.whole_memo_values(variant, "score"))
     assert compared > 8
+
+
+def nat_at_stake(rng: random.Random, g: Klaverjas, state: State) -> State:
+    """`state` with `scored` set so that the declarers' best line under `raw` ends in a tie of
+    the totals, or within a point or two of one: best play then turns on the settlement."""
+    d = g.declarer % 2
+    me = g.side(state.to_move)
+    raw = alphabeta_move_values(g, replace(state, scored=(0, 0)), g.leaf(me, "raw"))
+    margin = max(raw.values()) if me == d else -max(raw.values())  # the declarers' raw margin
+    shift = rng.choice([0, 0, -1, 1, -2, 2]) - margin  # what the declarers' `scored` should lead by
+    pts = [0, 0]
+    if 0 in state.tricks and sum(state.tricks):  # one side took every trick: the other has scored nothing
+        side = state.tricks.index(0)
+        pts[1 - side] = shift if side != d else -shift
+        return replace(state, scored=(pts[0], pts[1])) if pts[1 - side] > 0 else state
+    pts[d] = rng.randint(10, 50) + max(shift, 0)
+    pts[1 - d] = pts[d] - shift
+    return replace(state, scored=(pts[0], pts[1]))
+
+
+@pytest.mark.parametrize("rules", ["rotterdam", "amsterdam", "seed"])
+def test_nat_six_tricks(rules: str) -> None:
+    """Endgames of 6 tricks, some in the middle of a trick, with nat at stake (and once with
+    the pit at stake too): `score` against the alpha-beta search on whole states, a trick
+    deeper than test_deeper_endgame_values reaches (nat's settlement does not add up trick
+    by trick, so the memoised minimax cannot share positions across histories)."""
+    rng = random.Random(f"nat-six-tricks-{rules}")
+    for i in range(3):
+        g = random_config(rng, {"rules": rules, "roem_order": ("natural", "rank")[i % 2], "nat_on_tie": i != 1})
+        _, _, _, state = checked_playout(rng, g, 8 + rng.choice([0, 1, 2, 3]))
+        variants = [nat_at_stake(rng, g, state)] + ([nat_at_stake(rng, g, pit_at_stake(rng, state))] if i == 1 else [])
+        for variant in variants:
+            mine = alphabeta_move_values(g, variant, g.leaf(g.side(variant.to_move), "score"))
+            check_moves(position_dict(g, variant), "score", mine)
 
 
 def forced_end(g: Klaverjas, state: State) -> State:
