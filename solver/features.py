@@ -711,7 +711,8 @@ class Verdict:
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
     not decide are None, `value` is None and `best` empty (but a forced move, the
-    only legal one, is the best and unique whatever the limit, and where the bounds
+    only legal one, is the best and unique whatever the limit, legal cards that all
+    play the same are all best and one play, and where the bounds
     met, a move having reached the most the position allows, `value` is known and
     decides a claimed one, and a claimed move solved at it is best), `wrong` lists the
     claimed moves already shown worse than another move (solved worse, or bounded
@@ -792,8 +793,9 @@ def verify_puzzle(
     values = {m.move: m for m in result.moves}
     claimed = tuple(values[c] for c in claimed_cards)
     exact = result.exact
-    # a forced move is the best, and the only one, whatever a limit left of its value
-    forced = len(result.moves) == 1
+    # a forced play is the best, whatever a limit left of its value: the only legal
+    # move, or cards that all play the same (S9 and S7 that must follow, S8 gone)
+    forced = len(plays((m.move for m in result.moves), result.merged)) == 1
     best = result.best if exact else tuple(m.move for m in result.moves) if forced else ()
     unique = len(best) == 1 if exact or forced else None
     best_plays = plays(best, result.merged)

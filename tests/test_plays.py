@@ -38,10 +38,30 @@ def test_cards_apart_in_play_are_two_plays() -> None:
     assert verdict.best_plays == (("S9",), ("S7",)) and verdict.unique_play is False and verdict.holds is False
 
 
+# a deal's second trick: seat 1 must follow S6 with S9 or S7 (S8 is out, no trump)
+FOLLOW = {"game": "jass", "trump": "C", "hands": ["CA CK CQ HA HK DA DK", "S9 S7 HQ HJ HT DQ DJ DT",
+          "CJ C9 CT SA SK SQ H9 D9", "C8 C7 SJ ST H8 H7 D8 D7"], "trick": ["S6"], "leader": 0,
+          "scored": [0, 0], "tricks": [1, 0]}  # fmt: skip
+
+
 def test_a_limited_verdict_leaves_the_plays_unknown() -> None:
-    verdict = verify_puzzle(JASS, {"unique_play": True}, node_limit=1, engine=Engine(1))
-    if not verdict.exact:  # (a node limit is looked at every 4,096 nodes: this may finish)
-        assert (verdict.unique_play, verdict.best_plays, verdict.holds) == (None, (), None)
+    """Seat 0 leads, with eight cards to choose from: a search stopped at once knows no play."""
+    lead = {**FOLLOW, "hands": ["S6 " + FOLLOW["hands"][0], *FOLLOW["hands"][1:]], "trick": []}
+    verdict = verify_puzzle(lead, {"unique_play": True}, node_limit=1, engine=Engine(1))
+    assert not verdict.exact and (verdict.unique_play, verdict.best_plays, verdict.holds) == (None, (), None)
+
+
+def test_legal_cards_that_all_play_the_same_are_best_whatever_the_limit() -> None:
+    """As a forced move is: S9 and S7, the only legal cards, are one play, so either is
+    best and the play unique though the search stopped before valuing them (it had left
+    the claim undecided)."""
+    verdict = verify_puzzle(FOLLOW, {"best": ["S7"], "unique_play": True}, node_limit=1, engine=Engine(1))
+    assert not verdict.exact and verdict.value is None
+    assert (verdict.holds, verdict.best_holds, verdict.unique, verdict.unique_play) == (True, True, False, True)
+    assert set(verdict.best) == {"S9", "S7"} and len(verdict.best_plays) == 1
+    assert verify_puzzle(FOLLOW, {"unique": True}, node_limit=1, engine=Engine(1)).holds is False
+    exact = verify_puzzle(FOLLOW, {"best": ["S7"], "unique_play": True})
+    assert (exact.holds, exact.unique, exact.unique_play, exact.best_plays) == (True, False, True, (("S9", "S7"),))
 
 
 @pytest.mark.parametrize("game", sorted(CONFIGS))
