@@ -97,9 +97,10 @@ class Result:
     estimate_tricks: int | None = None
     # the objective the estimates are in where not the result's own (`points` for pomme, all_tricks)
     estimate_objective: str | None = None
-    # a move merged with an equivalent one (the same play: adjacent in its suit among
-    # the cards in play, the same points, no roem to tell them apart), by the move
-    # searched for it; not in the JSON (verify's unique_play reads it)
+    # a move merged with an equivalent one (the same play: adjacent in its suit, or
+    # among Bassadewitz's Jacks as trumps, among the cards in play, the same points,
+    # no roem to tell them apart), by the move searched for it; not in the JSON
+    # (verify's unique_play reads it)
     merged: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     # Bassadewitz: the chips at the end of the line of best play (RULES.md: never
     # searched, for a person's information); None for the other games and limited results

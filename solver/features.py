@@ -705,9 +705,10 @@ class Verdict:
     move (`best_holds`), the value is right (`value_holds`), and the winning move is
     unique if the claim says so.  `unique` says whether the position has exactly one
     best move, whatever was claimed; `best_plays` groups the best moves into plays,
-    cards that play the same together (cards of one hand adjacent in their suit among
-    the cards in play and worth the same points, no roem to tell them apart: either
-    takes the same tricks), and `unique_play` says whether there is one; `missing` lists best moves the claim left out,
+    cards that play the same together (cards of one hand adjacent in their suit, or
+    among Bassadewitz's Jacks as trumps, among the cards in play and worth the same
+    points, no roem to tell them apart: either takes the same tricks), and
+    `unique_play` says whether there is one; `missing` lists best moves the claim left out,
     `wrong` claimed moves that are not best, and `claimed` the values of the claimed
     moves.  When a limit stopped the search (`limit` says which), the checks it could
     not decide are None, `value` is None and `best` empty (but a forced move, the

@@ -92,3 +92,14 @@ def test_merged_cards_are_equivalent(game: str) -> None:
             assert all(result.merged.get(str(c)) == stand for c in between), (position.to_dict(), name, stand)
             assert expected[name] == expected[stand], (position.to_dict(), name, stand)
     assert pairs >= 5  # (8 to 54 by the game)
+
+
+def test_bassadewitz_jacks_as_trumps_are_one_group() -> None:
+    """README: with Jacks as trumps, CJ and SJ (2 points each, adjacent among the Jacks)
+    are one play though of two suits; with Jacks in their suits they are not."""
+    hands = ["CJ SJ", "HJ C7", "DJ C8", "S7 S8"]
+    position = {"game": "bassadewitz", "hands": hands, "scored": [10, 20, 30, 40], "tricks": [2, 2, 1, 1]}
+    verdict = verify_puzzle(position, {"unique_play": True})
+    assert (verdict.best_plays, verdict.unique, verdict.holds) == ((("CJ", "SJ"),), False, True)
+    plain = verify_puzzle({**position, "options": {"jacks": "plain"}}, {"unique_play": True})
+    assert all(len(play) == 1 for play in plain.best_plays)
