@@ -957,8 +957,10 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         ahead = [c for c in unsolved if outcome.bounds[c] == outcome.bounds[shown[0]]]
         value = shown[1]
         best = tuple(str(c) for c in ahead)
-    if not best and len(outcome.values) == 1:  # (analyse's outcome has every legal move)
-        best = tuple(str(c) for c in unsolved)  # the only legal move is the best, whatever a limit left
+    merged = {str(card): str(stand) for card, stand in (outcome.merged or {}).items()}
+    if not best and len(plays((str(c) for c in outcome.values), merged)) == 1:  # (every legal move is here)
+        # the only legal move, or legal cards that all play the same, are the best whatever a limit left
+        best = tuple(str(c) for c in unsolved)
 
     def unsolved_move(card: Any) -> MoveValue:
         lo, hi = outcome.bounds[card]
@@ -994,9 +996,18 @@ def _result(pos: AnyPosition, outcome: Any, elapsed_ms: float) -> Result:
         line=line,
         estimate_tricks=outcome.estimate_tricks,
         estimate_objective=guide,
-        merged={str(card): str(stand) for card, stand in (outcome.merged or {}).items()},
+        merged=merged,
         settlement=settlement,
     )
+
+
+def plays(moves: Iterable[str], merged: Mapping[str, str]) -> tuple[tuple[str, ...], ...]:
+    """`moves` grouped by play, in their order: a card the search merged with an
+    equivalent one (`Result.merged`) goes with the card searched for it."""
+    found: dict[str, list[str]] = {}
+    for move in moves:
+        found.setdefault(merged.get(move, move), []).append(move)
+    return tuple(tuple(group) for group in found.values())
 
 
 def line_settlement(pos: AnyPosition, line: Iterable[Any]) -> dict[str, Any] | None:

@@ -34,6 +34,7 @@ from .analysis import (
     engine_for,
     favourite_by_estimates,
     named_moves,
+    plays,
     position_bounds,
     preference,
     require_a_move,
@@ -105,7 +106,8 @@ class PlayedCard:
     `after` may come from the next card's search: one position; `before` is known
     where the bounds met, a move having reached the most the position allows), but
     for a forced card, the only legal one, which loses nothing (`lost` 0, `before` =
-    `after`, its own best); `lost_at_least`
+    `after`, its own best), and one of legal cards that all play the same (`lost` 0,
+    all of them best); `lost_at_least`
     is then set where the card is already shown to have lost something: what it lost
     at least, against the best move the limited search found.  For a card that lost
     something, `line` is a line of best play from the position before it, to the end
@@ -298,6 +300,9 @@ def _with_lost(pos: AnyPosition, card: PlayedCard) -> PlayedCard:
         return replace(card, before=value, after=value, lost=0, best=(card.card,))
     if card.lost is None and card.before is not None and card.after is not None:
         return replace(card, lost=preference(pos, card.before) - preference(pos, card.after))
+    if card.lost == 0 and (card.before is None) != (card.after is None):  # nothing lost: one value
+        value = card.before if card.before is not None else card.after
+        return replace(card, before=value, after=value)
     return card
 
 
@@ -326,9 +331,15 @@ def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result)
     after = next(m.value for m in result.moves if m.move == str(card))
     # limited, the position's value is still known where a move reached the most it allows
     before = result.value if result.exact else _met_bounds(pos, result)
+    # the only legal card, or legal cards that all play the same: nothing lost, whatever a limit left
+    one_play = len(plays((m.move for m in result.moves), result.merged)) == 1
+    if one_play and before is None:
+        before = after
     lost = None
     if before is not None and after is not None:
         lost = preference(pos, before) - preference(pos, after)
+    elif one_play:
+        lost = 0
     return PlayedCard(
         index=index,
         seat=pos.to_move,
@@ -337,7 +348,7 @@ def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result)
         before=before,
         after=after,
         lost=lost,
-        best=result.best if result.exact else (),
+        best=result.best if result.exact or one_play else (),
         forced=len(result.moves) == 1,
         exact=result.exact,
         line=result.line if lost else (),
@@ -858,14 +869,6 @@ def verify_puzzle(
         result=result,
     )
 
-
-def plays(moves: Iterable[str], merged: Mapping[str, str]) -> tuple[tuple[str, ...], ...]:
-    """`moves` grouped by play, in their order: a card the search merged with an
-    equivalent one (`Result.merged`) goes with the card searched for it."""
-    found: dict[str, list[str]] = {}
-    for move in moves:
-        found.setdefault(merged.get(move, move), []).append(move)
-    return tuple(tuple(group) for group in found.values())
 
 
 def _met_bounds(pos: AnyPosition, result: Result) -> Value | None:

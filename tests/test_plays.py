@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver import Engine, analyse, verify_puzzle
+from solver import Engine, analyse, analyse_play, verify_puzzle
 from solver.cards import Card
 from solver.reference import reference_values
 
@@ -103,3 +103,19 @@ def test_bassadewitz_jacks_as_trumps_are_one_group() -> None:
     assert (verdict.best_plays, verdict.unique, verdict.holds) == ((("CJ", "SJ"),), False, True)
     plain = verify_puzzle({**position, "options": {"jacks": "plain"}}, {"unique_play": True})
     assert all(len(play) == 1 for play in plain.best_plays)
+
+
+# seat 1 must follow SQ with S8 or S7, both worth nothing with nothing between them
+BELOTE = {"game": "belote", "trump": "D", "deal": [
+    "CJ C7 SQ SJ ST S9 HA DA", "CT C8 S8 S7 HQ DQ DT D7", "CA C9 SK HK H9 DK D9 D8", "CK CQ SA HJ HT H8 H7 DJ"]}
+
+
+def test_legal_cards_that_all_play_the_same_lose_nothing_whatever_the_limit() -> None:
+    """As a forced card: an analysis stopped at once still has both as its best moves,
+    and a play analysis knows that S7 lost nothing (both had been left unknown)."""
+    limited = analyse({**BELOTE, "played": ["SQ"]}, node_limit=1, engine=Engine(1))
+    assert not limited.exact and limited.value is None and set(limited.best) == {"S8", "S7"}
+    cards = analyse_play({**BELOTE, "played": ["SQ", "S7"]}, node_limit=1, engine=Engine(1)).cards
+    assert not cards[1].exact and (cards[1].lost, set(cards[1].best), cards[1].forced) == (0, {"S8", "S7"}, False)
+    exact = analyse_play({**BELOTE, "played": ["SQ", "S7"]}).cards[1]
+    assert exact.lost == 0 and exact.before == exact.after is not None
