@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, NoReturn
 
 from . import __version__
-from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint, preference
+from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint, plays, preference
 from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition, is_declaration
 from .cards import format_cards
@@ -690,9 +690,12 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     value_width = max([8] + [len(text) + 2 for text in shown])  # bounds are wider than values
     lines.append(f"  {'move':<{width}}{'value':>{value_width}}")
     forced = len(result.moves) == 1
-    best = "  best" if result.exact or forced else "  best so far"
+    # legal cards that all play the same: best whatever the limit, as a forced move
+    one_play = len(plays((m.move for m in result.moves), result.merged)) == 1
+    best = "  best" if result.exact or one_play else "  best so far"
     for move, text in zip(result.moves, shown):
-        flag = (best + (", the only legal move" if forced else "")) if move.move in result.best else ""
+        also = ", the only legal move" if forced else ", the legal cards all play the same" if one_play else ""
+        flag = best + also if move.move in result.best else ""
         lines.append(f"  {move.move:<{width}}{text:>{value_width}}{flag}".rstrip())
     if any(value.startswith(("<", ">")) for value, _ in cells):
         lines.append("  <=, >=: a bound only (--exact): the move is worse than the best, not valued exactly")
@@ -700,7 +703,7 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
         lines.append("  [a, b]: a move the limit left unsolved: its value lies between a and b")
     if result.estimate_tricks is not None:
         lines.append(f"  ~: {_estimate_text(position, result.estimate_tricks, result.estimate_objective)}")
-    if not result.exact and result.best and not forced:
+    if not result.exact and result.best and not one_play:
         lines.append(f"  best so far: {_solved_best(position, result.objective, result.value)}")
     if result.points is not None:
         lines.append(f"  final points on a best line: {list(result.points)}")

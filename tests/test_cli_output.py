@@ -17,6 +17,7 @@ from solver.features import TrumpEntry, TrumpTable
 
 from .helpers import ROOT
 from .test_features import EXAMPLE
+from .test_plays import BELOTE
 
 JASS = {
     "game": "jass",
@@ -398,6 +399,12 @@ def test_a_forced_move_under_a_limit_reads_best(tmp_path: Path, capsys: pytest.C
     assert main(["analyse", "--pretty", "--node-limit", "1", str(source)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\n  ST +\[-?\d+, -?\d+\]  best, the only legal move\n", out) and "best so far" not in out
+    # two legal cards that play the same (S8 and S7, nothing between): best, not "best so far"
+    source.write_text(json.dumps({**BELOTE, "played": ["SQ"]}))
+    assert main(["analyse", "--pretty", "--node-limit", "1", "--tt-mb", "1", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert len(re.findall(r"\n  S[87] +~-?\d+ \[-?\d+, -?\d+\]  best, the legal cards all play the same", out)) == 2
+    assert "best so far" not in out
 
 
 def test_yes_no_bounds_read_false_and_true() -> None:
