@@ -2502,9 +2502,9 @@ cdef class Engine:
         score at its end, None without a line), `best` (a best bit), `best_moves`
         (every best bit) and `value` (None when a limit stopped the search), `worse`
         {bit: bound} (below), `merged` {bit: bit} (a card merged with an equivalent
-        one at the root: the card searched for it, which it plays as), `stats` (claims, table probes, hits, cut-offs, MTD(f)
-        passes, and per root move valued: (bit, nodes, passes, first guess), for
-        benchmarks).
+        one at the root: the card searched for it, which it plays as), `stats`
+        (claims, table probes, hits, cut-offs, MTD(f) passes, and per root move
+        valued: (bit, nodes, passes, first guess), for benchmarks).
         `horizon` > 0: an estimate instead, best play over the next `horizon` tricks
         (the current one included) and what follows guessed (`horizon_value`: the
         leaf's weights where the spec has them, else shared out evenly); additive
