@@ -1024,7 +1024,11 @@ def pretty_verdict(position: AnyPosition, claim: dict[str, Any], verdict: Verdic
     if verdict.missing:
         # beside claimed moves that are best, or in place of claimed moves none of which is
         also = "best instead" if set(verdict.wrong) >= {m.move for m in verdict.claimed} else "also best"
-        lines.append(f"  {also}: {' '.join(verdict.missing)}")
+        claimed = {m.move for m in verdict.claimed}
+        twins = {m: [c for c in play if c in claimed] for play in verdict.best_plays for m in play}
+        # a claimed card's twin (the same play) is best as the card is: say so, not a second answer
+        missing = [f"{m} (one play with {' '.join(twins[m])})" if twins.get(m) else m for m in verdict.missing]
+        lines.append(f"  {also}: {' '.join(missing)}")
     if verdict.holds is False and verdict.value is None and verdict.result is not None:
         # a limit stopped the search, but what it had solved already shows the claim wrong
         solved = [(m.move, m.value) for m in verdict.result.moves if m.value is not None]

@@ -18,6 +18,7 @@ from solver.features import TrumpEntry, TrumpTable
 from .helpers import ROOT
 from .test_features import EXAMPLE
 from .test_plays import BELOTE
+from .test_plays import JASS as PLAYS_JASS
 
 JASS = {
     "game": "jass",
@@ -423,3 +424,13 @@ def test_yes_no_bounds_read_false_and_true() -> None:
     text = pretty_hint(position, Hint(("S8",), None, False, 10, 1.0, estimate=29, limit="time", lower=0, upper=1))
     assert "  play S8: value [false, true]  (not exact:" in text
     assert "[0, 1]" not in text
+
+
+def test_a_verdict_shows_which_best_cards_are_one_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """S9 and S7 (S8 gone) are one play: the report says so, and names S9, which the claim
+    left out, as S7's twin rather than as a second answer."""
+    puzzle = {**PLAYS_JASS, "claim": {"best": ["S7"], "unique_play": True}}
+    status, out = pretty(tmp_path, capsys, "verify", puzzle)
+    assert status == 0 and "  the same play: S9 = S7 (one best play)" in out
+    assert "  also best: S9 (one play with S7)" in out
+    assert out[-1].endswith("0 with a unique winning move, 1 with one winning play; 0 lines in error")
