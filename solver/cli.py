@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, NoReturn
 
 from . import __version__
-from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint, plays, preference
+from .analysis import Hint, MoveValue, Result, analyse, check_limits, hint, preference
 from .batch import check_jobs, ordered_map, thread_megabytes
 from .besigue import BesiguePosition, is_declaration
 from .cards import format_cards
@@ -691,7 +691,7 @@ def pretty_result(position: AnyPosition, result: Result) -> str:
     lines.append(f"  {'move':<{width}}{'value':>{value_width}}")
     forced = len(result.moves) == 1
     # legal cards that all play the same: best whatever the limit, as a forced move
-    one_play = len(plays((m.move for m in result.moves), result.merged)) == 1
+    one_play = result.one_play
     best = "  best" if result.exact or one_play else "  best so far"
     for move, text in zip(result.moves, shown):
         also = ", the only legal move" if forced else ", the legal cards all play the same" if one_play else ""

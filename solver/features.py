@@ -332,7 +332,7 @@ def _played_card(pos: AnyPosition, index: int, card: Card | str, result: Result)
     # limited, the position's value is still known where a move reached the most it allows
     before = result.value if result.exact else _met_bounds(pos, result)
     # the only legal card, or legal cards that all play the same: nothing lost, whatever a limit left
-    one_play = len(plays((m.move for m in result.moves), result.merged)) == 1
+    one_play = result.one_play
     if one_play and before is None:
         before = after
     lost = None
@@ -807,7 +807,7 @@ def verify_puzzle(
     exact = result.exact
     # a forced play is the best, whatever a limit left of its value: the only legal
     # move, or cards that all play the same (S9 and S7 that must follow, S8 gone)
-    forced = len(plays((m.move for m in result.moves), result.merged)) == 1
+    forced = result.one_play
     best = result.best if exact else tuple(m.move for m in result.moves) if forced else ()
     unique = len(best) == 1 if exact or forced else None
     best_plays = plays(best, result.merged)
@@ -874,8 +874,8 @@ def verify_puzzle(
 def _met_bounds(pos: AnyPosition, result: Result) -> Value | None:
     """A limited search's position value where its bounds meet (a move reached the most
     the position allows): true or false for a yes/no objective; else None."""
-    if any(m.value is None and (m.lower is None or m.upper is None) for m in result.moves):
-        return None  # a move left with no bounds (a cancelled Bésigue search)
+    if _unbounded(result):
+        return None
     lower, upper = position_bounds(pos, result)
     if lower != upper:
         return None
@@ -885,9 +885,14 @@ def _met_bounds(pos: AnyPosition, result: Result) -> Value | None:
 def _surely_best(pos: AnyPosition, result: Result, move: MoveValue) -> bool:
     """Whether a limited search proved `move` best: solved, and no move's value, or
     better bound, beats it (so the bounds met at its value)."""
-    if move.value is None or any(m.value is None and (m.lower is None or m.upper is None) for m in result.moves):
+    if move.value is None or _unbounded(result):
         return False
     return all(_at_best(pos, m) <= preference(pos, move.value) for m in result.moves)
+
+
+def _unbounded(result: Result) -> bool:
+    """Whether a move was left with neither value nor bounds (a cancelled Bésigue search)."""
+    return any(m.value is None and (m.lower is None or m.upper is None) for m in result.moves)
 
 
 def _at_best(pos: AnyPosition, move: MoveValue) -> int:

@@ -60,6 +60,7 @@ class Rules:
     lowest_is_best: ClassVar[bool] = False
     last_trick_bonus: ClassVar[int] = 10
     has_roem: ClassVar[bool] = False  # tricks carry roem (`trick_bonus`, `sequence_position`)
+    settles: ClassVar[bool] = False  # `settlement_info` says more than the points (chips)
     play_rule: int = FREE
 
     def __init__(self, options: dict[str, Any], trump: str | None, contract_seat: int | None) -> None:

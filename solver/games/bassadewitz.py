@@ -26,6 +26,7 @@ class Bassadewitz(Rules):
     )
     individual = True
     lowest_is_best = True
+    settles = True
     last_trick_bonus = 0
     play_rule = FREE
 
